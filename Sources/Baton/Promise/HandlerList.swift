@@ -1,0 +1,50 @@
+/// Receives a promise's events.
+@usableFromInline
+typealias PromiseHandler = @Sendable (PromiseEvent) -> Void
+
+/// The handlers of one promise, in the order they were added.
+///
+/// Most promises have exactly one handler (the next step of a chain), so a single handler is kept
+/// without allocating an array.
+@usableFromInline
+struct HandlerList {
+    @usableFromInline
+    enum Storage {
+        case none
+        case one(PromiseHandler)
+        case many([PromiseHandler])
+    }
+
+    @usableFromInline var storage = Storage.none
+
+    @inlinable init() {}
+
+    @inlinable
+    var isEmpty: Bool {
+        if case .none = storage { return true }
+        return false
+    }
+
+    @inlinable
+    mutating func append(_ handler: @escaping PromiseHandler) {
+        switch storage {
+        case .none:
+            storage = .one(handler)
+        case .one(let first):
+            storage = .many([first, handler])
+        case .many(var handlers):
+            storage = .none  // drop this reference so the append below does not copy the array
+            handlers.append(handler)
+            storage = .many(handlers)
+        }
+    }
+
+    @inlinable
+    func forEach(_ body: (PromiseHandler) -> Void) {
+        switch storage {
+        case .none: break
+        case .one(let handler): body(handler)
+        case .many(let handlers): handlers.forEach(body)
+        }
+    }
+}

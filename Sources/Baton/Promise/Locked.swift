@@ -1,0 +1,30 @@
+import Synchronization
+
+/// A value behind a mutex, as a class so that escaping closures (the handlers of a combinator's
+/// inputs) can share it. `Mutex` itself cannot be captured: it is not copyable.
+final class Locked<State>: Sendable {
+    private let mutex: Mutex<State>
+
+    init(_ state: sending State) {
+        mutex = Mutex(state)
+    }
+
+    func withLock<R>(_ body: (inout sending State) throws -> sending R) rethrows -> sending R {
+        try mutex.withLock(body)
+    }
+}
+
+/// The inputs of a combinator, cancelled, paused and resumed together through the combined
+/// promise.
+final class PromiseGroup: PromiseControl {
+    private let members: [any PromiseControl]
+
+    init(_ members: [any PromiseControl]) {
+        self.members = members
+    }
+
+    @usableFromInline func cancelWork() { members.forEach { $0.cancelWork() } }
+    @usableFromInline func pauseWork() { members.forEach { $0.pauseWork() } }
+    @usableFromInline func resumeWork() { members.forEach { $0.resumeWork() } }
+    @usableFromInline func release() {}
+}

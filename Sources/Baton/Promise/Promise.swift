@@ -1,0 +1,323 @@
+import Dispatch
+import Synchronization
+
+/// A value that work will produce later, with progress on the way, that can be chained, paused,
+/// resumed and cancelled.
+///
+/// ```swift
+/// client.send(Orders.find(name: "山田"))
+///     .success { orders in client.send(Reviews.post(facilityID: orders[0].id, content: "良い", rating: 5)) }
+///     .success { review in uploadPhotos(of: review) }
+///     .progress { print("\($0)") }
+///     .failure { error, isCancelled in report(error) }
+/// ```
+///
+/// ## Shape
+/// `Promise<Value>` is generic over its value only.
+/// - Progress is one concrete type, ``PromiseProgress`` (units done of a total). Every step of an
+///   HTTP chain reports the same kind of thing, so one type lets a step's progress reach a chained
+///   promise of a different value type, and lets combinators add progress up, with no conversions.
+/// - Failures are `any Error`, not a typed error: a chain mixes transport errors, decoding errors
+///   and whatever its handlers throw, and a typed failure would force a mapping at every step.
+///   Match the error you care about with `as?` or `catch let error as APIError`.
+///
+/// ## States and settling
+/// A promise is pending (``PromiseState/running`` or ``PromiseState/paused``) until it settles as
+/// fulfilled, rejected or cancelled. It settles exactly once: a later fulfil, reject or
+/// cancel is ignored, and progress reported after settling is dropped. Rejecting with Swift's
+/// `CancellationError` counts as a cancellation.
+///
+/// ## Handlers
+/// ``progress(on:_:)``, ``then(on:_:)-(Result<Value,any Error>)->U``, ``success(on:_:)-(Value)->U``,
+/// ``failure(on:_:)``, ``recover(on:_:)-(any Error,Bool)->Value`` and ``always(on:_:)`` register
+/// handlers. Guarantees:
+/// - Every handler runs exactly once on settlement, also when added after the promise settled.
+/// - Handlers of one promise run one at a time, in the order they were added; progress handlers
+///   never run after the settlement handlers have started.
+/// - Progress is a "latest value" stream: while handlers are busy or the promise is paused, only
+///   the newest progress is kept and delivered next.
+/// - No user handler ever runs while a lock of Baton's is held, so handlers may call back into any
+///   promise freely.
+///
+/// ## Where handlers run
+/// Without a queue, a handler runs synchronously on the thread that settles the promise (the one
+/// calling `fulfill`, `reject` or ``cancel()``); a handler added to a promise that has already
+/// settled runs on the thread that adds it, before the registering call returns (or, if that
+/// promise's handlers are being delivered right then, on the delivering thread, after the ones
+/// added before it). Pass `on: queue` to run it asynchronously on a `DispatchQueue` instead; use a
+/// serial queue if progress must arrive in order.
+///
+/// Deliveries caused by a delivery (a chained step settling the next promise) are queued on the
+/// same thread and run in a loop, so a chain of any length settles without deepening the stack.
+/// A consequence: a handler must not block waiting for another promise that its own thread is
+/// about to settle.
+///
+/// ## Cancellation, pause and resume
+/// ``cancel()``, ``pause()`` and ``resume()`` on any promise of a chain travel upstream to the step
+/// that is running. A promise made with ``init(_:)`` runs its ``PromiseConfiguration`` handlers;
+/// a chained promise forwards the call to the promise whose step it waits for. Because the call
+/// travels upstream, a promise shared by several chains is cancelled for all of them.
+///
+/// ## Lifetime
+/// A pending promise stays alive as long as its work can still settle it: the fulfil and reject
+/// callbacks own it, whether or not anyone else does. Dropping your last reference never cancels
+/// it. If the work releases both callbacks without calling either, the promise rejects with
+/// ``PromiseError/abandoned`` rather than leaving its handlers waiting forever. Once a chain
+/// has settled and nothing else refers to it, every promise and handler in it is freed.
+public final class Promise<Value: Sendable>: Sendable {
+    // The hot paths are `@inlinable` (as in swift-nio's EventLoopFuture) so that callers' code
+    // is specialised for the concrete value type; see also ``PromiseCore``.
+    @usableFromInline
+    let core: Mutex<PromiseCore>
+
+    /// Creates a promise and starts its work at once, on the calling thread.
+    ///
+    /// `work` receives four things: `progress` to report how far it has come, `fulfill` and `reject`
+    /// to settle the promise, and `configure` to register pause, resume and cancel handlers (see
+    /// ``PromiseConfiguration``). Any of them may be called from any thread, any number of times;
+    /// only the first fulfil or reject counts. An error thrown by `work` rejects the promise.
+    ///
+    /// ```swift
+    /// func findOrders(named name: String) -> Promise<[Order]> {
+    ///     Promise { progress, fulfill, reject, configure in
+    ///         let request = api.get("order_search", ["name": name]) { result in
+    ///             switch result {
+    ///             case .success(let orders): fulfill(orders)
+    ///             case .failure(let error): reject(error)
+    ///             }
+    ///         }
+    ///         configure.cancel = { request.cancel() }
+    ///     }
+    /// }
+    /// ```
+    @inlinable
+    public init(
+        _ work: (
+            _ progress: @escaping @Sendable (PromiseProgress) -> Void,
+            _ fulfill: @escaping @Sendable (Value) -> Void,
+            _ reject: @escaping @Sendable (any Error) -> Void,
+            _ configure: PromiseConfiguration
+        ) throws -> Void
+    ) {
+        let configuration = PromiseConfiguration()
+        core = Mutex(PromiseCore(upstream: configuration))
+        let settler = Settler(self)
+        do {
+            try work(
+                { settler.promise.report($0) },
+                { settler.promise.fulfil($0) },
+                { settler.promise.settle(.rejected($0)) },
+                configuration
+            )
+        } catch {
+            settle(.rejected(error))
+        }
+    }
+
+    /// Creates a promise already fulfilled with `value`.
+    @inlinable
+    public init(value: Value) {
+        core = Mutex(PromiseCore(outcome: .fulfilled(ValueBox(value))))
+    }
+
+    /// Creates a promise already rejected with `error` (cancelled, if `error` is a
+    /// `CancellationError`).
+    @inlinable
+    public init(error: any Error) {
+        core = Mutex(PromiseCore(outcome: .rejected(error)))
+    }
+
+    /// Creates a pending promise settled by the library's own code (a chained step, a combinator).
+    @inlinable
+    init(upstream: (any PromiseControl)?) {
+        core = Mutex(PromiseCore(upstream: upstream))
+    }
+
+    // MARK: - Reading the state
+
+    /// The promise's current state.
+    public var state: PromiseState {
+        core.withLock { core in
+            switch core.outcome {
+            case nil: return core.isPaused ? .paused : .running
+            case .fulfilled?: return .fulfilled
+            case .rejected(let error)?: return error is CancellationError ? .cancelled : .rejected
+            }
+        }
+    }
+
+    /// The outcome once settled, `nil` while pending. A cancelled promise's outcome is
+    /// `.failure(CancellationError())`.
+    @inlinable
+    public var result: Result<Value, any Error>? {
+        core.withLock { $0.outcome }.map(Self.result(of:))
+    }
+
+    // MARK: - Controlling the work
+
+    /// Cancels the work this promise stands for.
+    ///
+    /// If the promise is still pending, it settles as cancelled, the cancel handler of the running
+    /// step runs exactly once, and `failure` handlers receive `isCancelled == true`. Steps chained
+    /// after it never start. Calling `cancel()` on a settled promise does nothing.
+    ///
+    /// - Note: Cancellation travels upstream to the step that is running: cancelling the last
+    ///   promise of `find.success(post).success(upload)` while `post` runs cancels the request `post`
+    ///   sent, and `upload` never starts.
+    public func cancel() {
+        cancel(with: CancellationError())
+    }
+
+    /// Settles with `error` if pending and cancels the running step: the shared path of
+    /// ``cancel()`` and of timeouts. Returns whether this call settled the promise.
+    @discardableResult
+    func cancel(with error: any Error) -> Bool {
+        guard let action = core.withLock({ $0.settle(.rejected(error)) }) else { return false }
+        action.upstream?.cancelWork()
+        if action.deliver { DeliveryQueue.schedule(self) }
+        return true
+    }
+
+    /// Asks the running step to pause. While paused, the promise holds back progress (keeping only
+    /// the newest value, delivered on ``resume()``); a fulfil or reject still settles it at once.
+    /// Does nothing unless the promise is running.
+    public func pause() {
+        let upstream: (any PromiseControl)? = core.withLock { core in
+            guard core.outcome == nil, !core.isPaused else { return nil }
+            core.isPaused = true
+            return core.upstream
+        }
+        upstream?.pauseWork()
+    }
+
+    /// Resumes a paused promise: the running step's resume handler runs, then the newest progress
+    /// held back while paused is delivered. Does nothing unless the promise is paused.
+    public func resume() {
+        let action: (upstream: (any PromiseControl)?, deliver: Bool)? = core.withLock { core in
+            guard core.outcome == nil, core.isPaused else { return nil }
+            core.isPaused = false
+            return (core.upstream, core.heldProgress != nil && core.beginDelivery())
+        }
+        guard let action else { return }
+        action.upstream?.resumeWork()
+        if action.deliver { DeliveryQueue.schedule(self) }
+    }
+
+    // MARK: - Internals shared by chaining and combinators
+
+    /// Fulfils the promise with `value` if it is pending.
+    @inlinable
+    func fulfil(_ value: Value) {
+        settle(.fulfilled(ValueBox(value)))
+    }
+
+    /// Settles the promise as `result` says, if it is pending. Returns whether this call settled it.
+    @inlinable @discardableResult
+    func settle(_ result: Result<Value, any Error>) -> Bool {
+        switch result {
+        case .success(let value): return settle(.fulfilled(ValueBox(value)))
+        case .failure(let error): return settle(.rejected(error))
+        }
+    }
+
+    /// Settles the promise if it is pending. Returns whether this call settled it.
+    @inlinable @discardableResult
+    func settle(_ outcome: PromiseOutcome) -> Bool {
+        guard let action = core.withLock({ $0.settle(outcome) }) else { return false }
+        action.upstream?.release()
+        if action.deliver { DeliveryQueue.schedule(self) }
+        return true
+    }
+
+    /// Reports progress if pending; dropped once settled.
+    @inlinable
+    func report(_ progress: PromiseProgress) {
+        let deliver: Bool = core.withLock { core in
+            guard core.outcome == nil else { return false }
+            core.heldProgress = progress
+            return !core.isPaused && core.beginDelivery()
+        }
+        if deliver { DeliveryQueue.schedule(self) }
+    }
+
+    /// Adds a handler; runs it (through the delivery loop) if the promise has already settled.
+    @inlinable
+    func subscribe(_ handler: @escaping PromiseHandler) {
+        let deliver: Bool = core.withLock { core in
+            core.handlers.append(handler)
+            return core.outcome != nil && core.beginDelivery()
+        }
+        if deliver { DeliveryQueue.schedule(self) }
+    }
+
+    /// Adds a handler that runs on `queue` when one is given, on the delivering thread otherwise.
+    @inlinable
+    func subscribe(on queue: DispatchQueue?, _ handler: @escaping PromiseHandler) {
+        guard let queue else { return subscribe(handler) }
+        subscribe { event in queue.async { handler(event) } }
+    }
+
+    /// Points cancel, pause and resume at `upstream` (the promise this one now waits for). If this
+    /// promise was cancelled meanwhile, cancels `upstream` instead; if it is paused, pauses it.
+    @inlinable
+    func wait(for upstream: any PromiseControl) {
+        let state: (isSettled: Bool, isPaused: Bool) = core.withLock { core in
+            guard core.outcome == nil else { return (true, false) }
+            core.upstream = upstream
+            return (false, core.isPaused)
+        }
+        // Only cancel(), or a timeout, settles a promise while it waits for its step.
+        if state.isSettled {
+            upstream.cancelWork()
+        } else if state.isPaused {
+            upstream.pauseWork()
+        }
+    }
+
+    @inlinable
+    var isPending: Bool { core.withLock { $0.outcome == nil } }
+
+    /// The typed result an outcome of this promise stands for.
+    @inlinable
+    static func result(of outcome: PromiseOutcome) -> Result<Value, any Error> {
+        switch outcome {
+        case .fulfilled(let box): return .success(unsafeDowncast(box, to: ValueBox<Value>.self).value)
+        case .rejected(let error): return .failure(error)
+        }
+    }
+}
+
+extension Promise: Deliverable {
+    /// Delivers held progress, then the settlement, to the handlers, until nothing is outstanding.
+    /// Only one thread delivers for a promise at a time (`isDelivering`), which is what keeps a
+    /// promise's handlers in order and never concurrent with each other.
+    @inlinable
+    func deliver() {
+        while let (event, handlers) = core.withLock({ $0.nextDelivery() }) {
+            handlers.forEach { $0(event) }
+        }
+    }
+}
+
+extension Promise: PromiseControl {
+    @usableFromInline func cancelWork() { cancel() }
+    @usableFromInline func pauseWork() { pause() }
+    @usableFromInline func resumeWork() { resume() }
+    @usableFromInline func release() {}
+}
+
+extension Promise: CustomStringConvertible {
+    public var description: String { "Promise<\(Value.self)>(\(state))" }
+}
+
+/// Owns a promise for as long as its work holds the fulfil and reject callbacks; when the work lets
+/// them all go, rejects the promise as abandoned (a no-op if it already settled).
+@usableFromInline
+final class Settler<Value: Sendable>: Sendable {
+    @usableFromInline let promise: Promise<Value>
+    @inlinable init(_ promise: Promise<Value>) { self.promise = promise }
+    deinit {
+        // Checked first so that the usual case, work that settled, does not box an error.
+        if promise.isPending { promise.settle(.rejected(PromiseError.abandoned)) }
+    }
+}

@@ -1,0 +1,88 @@
+/// The state of one promise, behind its lock. Not generic on purpose.
+///
+/// A fulfilled value waits in a ``ValueBox`` and handlers receive a ``PromiseEvent``, so nothing
+/// here depends on the promise's value type. That matters for speed: code that runs without being
+/// specialised for the value type (a promise's `deinit`, deliveries made through a protocol) would
+/// otherwise look up the runtime metadata of generic types such as `Mutex<Core<Value>>` on every
+/// call, which costs more than the rest of a chained step together.
+@usableFromInline
+struct PromiseCore {
+    @usableFromInline var outcome: PromiseOutcome?
+    @usableFromInline var isPaused = false
+    /// Whether a thread is handing out events right now; it keeps a promise's handlers serial.
+    @usableFromInline var isDelivering = false
+    /// Progress not yet handed out: held while paused, or while another delivery runs.
+    @usableFromInline var heldProgress: PromiseProgress?
+    @usableFromInline var handlers = HandlerList()
+    /// What cancel, pause and resume reach while pending; `nil` once settled.
+    @usableFromInline var upstream: (any PromiseControl)?
+
+    @inlinable
+    init(outcome: PromiseOutcome? = nil, upstream: (any PromiseControl)? = nil) {
+        self.outcome = outcome
+        self.upstream = upstream
+    }
+
+    /// Claims the right to deliver; `false` if another thread is delivering (it will pick up
+    /// whatever was just recorded).
+    @inlinable
+    mutating func beginDelivery() -> Bool {
+        if isDelivering { return false }
+        isDelivering = true
+        return true
+    }
+
+    /// Records `outcome` if pending. Returns `nil` if already settled, else what was waiting for
+    /// the promise and whether the caller must deliver.
+    @inlinable
+    mutating func settle(_ outcome: PromiseOutcome) -> (upstream: (any PromiseControl)?, deliver: Bool)? {
+        guard self.outcome == nil else { return nil }
+        self.outcome = outcome
+        let upstream = self.upstream
+        self.upstream = nil
+        return (upstream, beginDelivery())
+    }
+
+    /// The next batch of events to hand out, or `nil` (and delivery ends) when none is waiting.
+    @inlinable
+    mutating func nextDelivery() -> (PromiseEvent, HandlerList)? {
+        if let progress = heldProgress, !isPaused || outcome != nil {
+            heldProgress = nil
+            return (.progress(progress), handlers)
+        }
+        if let outcome, !handlers.isEmpty {
+            let batch = handlers
+            handlers = HandlerList()
+            return (.settled(outcome), batch)
+        }
+        isDelivering = false
+        return nil
+    }
+}
+
+/// How a promise settled. A fulfilled value sits in a ``ValueBox`` of the promise's value type.
+@usableFromInline
+enum PromiseOutcome: Sendable {
+    case fulfilled(AnyObject & Sendable)
+    case rejected(any Error)
+
+    @inlinable
+    var isCancellation: Bool {
+        if case .rejected(let error) = self { return error is CancellationError }
+        return false
+    }
+}
+
+/// What a handler receives.
+@usableFromInline
+enum PromiseEvent: Sendable {
+    case progress(PromiseProgress)
+    case settled(PromiseOutcome)
+}
+
+/// A fulfilled value, boxed so that ``PromiseCore`` need not be generic.
+@usableFromInline
+final class ValueBox<Value: Sendable>: Sendable {
+    @usableFromInline let value: Value
+    @inlinable init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Foundation
+
+/// Timing and allocation helpers shared by the suites.
+enum Measure {
+    /// Nanoseconds `body` takes, best of `runs` (the least disturbed run).
+    static func bestNanoseconds(runs: Int, _ body: () -> Void) -> Double {
+        var best = Double.infinity
+        for _ in 0..<max(1, runs) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            body()
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+            best = min(best, elapsed)
+        }
+        return best
+    }
+
+    /// Async version of ``bestNanoseconds(runs:_:)``.
+    static func bestNanoseconds(runs: Int, _ body: () async -> Void) async -> Double {
+        var best = Double.infinity
+        for _ in 0..<max(1, runs) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            await body()
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+            best = min(best, elapsed)
+        }
+        return best
+    }
+
+    /// Resident memory of this process in bytes (Linux, from /proc/self/statm); `nil` elsewhere.
+    ///
+    /// Coarse (whole pages), so callers measure many items at once and divide; and freed memory
+    /// is reused before the process grows, so memory probes run before anything else frees.
+    static func residentBytes() -> Int? {
+        #if os(Linux)
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #else
+        return nil
+        #endif
+    }
+}
+
+/// Keeps the optimiser from discarding work whose result is otherwise unused.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}

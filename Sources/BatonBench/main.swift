@@ -1,0 +1,37 @@
+import Foundation
+
+// baton-bench [SUITE ...] [--quick] [--json]
+//
+// Measures Baton against baselines run in the same process, and prints each figure with its
+// ratio (Baton / baseline). Suites: promise. With no suite named, runs them all. `--quick` uses
+// small counts (a smoke run for CI); `--json` prints one JSON array of
+// {"name", "value", "unit", "baseline", "ratio"} objects instead of tables.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--profile-step" { for _ in 0..<(Int(arguments.dropFirst().first ?? "") ?? 20) { blackHole(PromiseSuite.batonChain(steps: 100_000)) }; exit(0) }
+let quick = arguments.contains("--quick")
+let json = arguments.contains("--json")
+let knownSuites = ["promise"]
+let unknownFlags = arguments.filter { $0.hasPrefix("--") && !["--quick", "--json"].contains($0) }
+let named = arguments.filter { !$0.hasPrefix("--") }
+let unknownSuites = named.filter { !knownSuites.contains($0) }
+
+if !unknownFlags.isEmpty || !unknownSuites.isEmpty || arguments.contains("--help") {
+    let problem = (unknownFlags + unknownSuites).map { "'\($0)'" }.joined(separator: ", ")
+    if !problem.isEmpty { FileHandle.standardError.write(Data("baton-bench: unknown \(problem)\n".utf8)) }
+    print("usage: baton-bench [\(knownSuites.joined(separator: "|"))]... [--quick] [--json]")
+    exit(problem.isEmpty ? 0 : 2)
+}
+
+let suites = named.isEmpty ? knownSuites : named
+var all: [BenchResult] = []
+for suite in suites {
+    let results: [BenchResult]
+    switch suite {
+    case "promise": results = await PromiseSuite.run(quick: quick)
+    default: results = []
+    }
+    all += results
+    if !json { Report.printTable(suite: suite, results) }
+}
+if json { Report.printJSON(all) }
