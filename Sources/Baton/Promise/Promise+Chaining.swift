@@ -99,7 +99,7 @@ extension Promise {
         _ body: @escaping @Sendable (_ error: any Error, _ isCancelled: Bool) -> Void
     ) -> Promise<Value> {
         chain(on: queue, body) { result, next, body in
-            if case .failure(let error) = result { body(error, error is CancellationError) }
+            if case .failure(let error) = result { body(error, error.isCancellation) }
             next.settle(result)
         }
     }
@@ -122,7 +122,7 @@ extension Promise {
         chain(on: queue, body) { result, next, body in
             switch result {
             case .success: next.settle(result)
-            case .failure(let error): next.fulfil { try body(error, error is CancellationError) }
+            case .failure(let error): next.fulfil { try body(error, error.isCancellation) }
             }
         }
     }
@@ -141,7 +141,7 @@ extension Promise {
         chain(on: queue, body) { result, next, body in
             switch result {
             case .success: next.settle(result)
-            case .failure(let error): next.follow { try body(error, error is CancellationError) }
+            case .failure(let error): next.follow { try body(error, error.isCancellation) }
             }
         }
     }

@@ -32,7 +32,7 @@ extension Promise {
         wait(for: current)
         current.subscribe { event in
             guard case .settled(.rejected(let error)) = event,
-                  retriesLeft > 0, !(error is CancellationError), self.isPending
+                  retriesLeft > 0, !error.isCancellation, self.isPending
             else { return self.relay(event) }
             DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) {
                 self.attempt(makeAttempt, retriesLeft: retriesLeft - 1, delay: delay)

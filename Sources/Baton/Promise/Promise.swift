@@ -25,7 +25,7 @@ import Synchronization
 /// A promise is pending (``PromiseState/running`` or ``PromiseState/paused``) until it settles as
 /// fulfilled, rejected or cancelled. It settles exactly once: a later fulfil, reject or
 /// cancel is ignored, and progress reported after settling is dropped. Rejecting with Swift's
-/// `CancellationError` counts as a cancellation.
+/// `CancellationError` (or ``APIError/cancelled(_:)``) counts as a cancellation.
 ///
 /// ## Handlers
 /// ``progress(on:_:)``, ``then(on:_:)-(Result<Value,any Error>)->U``, ``success(on:_:)-(Value)->U``,
@@ -141,7 +141,7 @@ public final class Promise<Value: Sendable>: Sendable {
             switch core.outcome {
             case nil: return core.isPaused ? .paused : .running
             case .fulfilled?: return .fulfilled
-            case .rejected(let error)?: return error is CancellationError ? .cancelled : .rejected
+            case .rejected(let error)?: return error.isCancellation ? .cancelled : .rejected
             }
         }
     }

@@ -68,7 +68,7 @@ enum PromiseOutcome: Sendable {
 
     @inlinable
     var isCancellation: Bool {
-        if case .rejected(let error) = self { return error is CancellationError }
+        if case .rejected(let error) = self { return error.isCancellation }
         return false
     }
 }

@@ -11,7 +11,8 @@ public enum PromiseState: Sendable, Hashable {
     case fulfilled
     /// Settled with an error other than a cancellation.
     case rejected
-    /// Settled by ``Promise/cancel()``, or rejected with `CancellationError`.
+    /// Settled by ``Promise/cancel()``, or rejected with `CancellationError` or
+    /// ``APIError/cancelled(_:)``.
     case cancelled
 
     /// Whether the promise has not settled yet (``running`` or ``paused``).

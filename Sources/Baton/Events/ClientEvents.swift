@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Something that happened to a call made through a ``Client``.
+public enum ClientEvent: Sendable {
+    /// A call was made (once per ``Client/send(_:)``).
+    case started(RequestSummary)
+    /// An attempt is about to be sent, after the adapters ran: `request` is exactly what goes
+    /// on the wire.
+    case attemptStarted(RequestSummary, attempt: Int, request: URLRequest)
+    /// An attempt failed and a retrier asked for another after `delay`.
+    case retrying(RequestSummary, attempt: Int, error: any Error, delay: Duration)
+    /// The call succeeded with `response` after `attempts` attempts.
+    case succeeded(RequestSummary, response: HTTPResponse, attempts: Int, duration: Duration)
+    /// The call failed for good (a cancellation included) after `attempts` attempts.
+    case failed(RequestSummary, error: any Error, attempts: Int, duration: Duration)
+
+    /// The call the event is about.
+    public var request: RequestSummary {
+        switch self {
+        case .started(let request), .attemptStarted(let request, _, _), .retrying(let request, _, _, _),
+             .succeeded(let request, _, _, _), .failed(let request, _, _, _):
+            return request
+        }
+    }
+}
+
+/// Sees every call of a client, in one place: for logging, metrics, or showing errors centrally
+/// instead of at every call site (what source document 002 asks for).
+///
+/// Monitors are called synchronously on the thread where the event happens, in the order the
+/// client lists them, for every event; keep them quick, and hop to your own queue for UI work.
+///
+/// ```swift
+/// struct ErrorBanner: ClientMonitor {
+///     func receive(_ event: ClientEvent) {
+///         if case .failed(_, let error, _, _) = event, !(error is CancellationError) {
+///             DispatchQueue.main.async { banner.show(error) }
+///         }
+///     }
+/// }
+/// ```
+public protocol ClientMonitor: Sendable {
+    func receive(_ event: ClientEvent)
+}

@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends ``Endpoint``s and hands back promises of their decoded responses.
+///
+/// ```swift
+/// let client = Client(baseURL: URL(string: "https://api.example.com/")!) { configuration in
+///     configuration.adapters = [BearerTokenAdapter { await tokens.current }]
+///     configuration.monitors = [LoggingMonitor()]
+/// }
+/// client.send(FindOrders(name: "山田"))
+///     .success { orders in client.send(Reviews.post(facilityID: orders[0].id, content: "良い", rating: 5)) }
+///     .failure { error, isCancelled in print(error) }
+/// ```
+///
+/// For each call the client builds the request (base URL, path, query, default headers, the
+/// `User-Agent`, the encoded body), then for each attempt runs the adapters, sends the request
+/// through its ``Transport``, validates the status code and content type, and decodes. A failed
+/// attempt goes to the retriers, which may ask for another. Monitors see every step.
+///
+/// The promise's progress counts bytes: sent, while a request body is being sent, then received.
+/// Each attempt starts again from zero. Cancelling the promise cancels the request on the wire
+/// (or the wait before a retry); the promise settles as cancelled at once.
+///
+/// A client is safe to use from any number of threads at once.
+public final class Client: Sendable {
+    /// What the client was set up with.
+    public let configuration: Configuration
+    /// What carries its requests.
+    public let transport: any Transport
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - configuration: The base URL and everything else.
+    ///   - transport: What carries requests; by default a ``URLSessionTransport`` that strips the
+    ///     configuration's sensitive headers on cross-origin redirects.
+    public init(configuration: Configuration, transport: (any Transport)? = nil) {
+        self.configuration = configuration
+        self.transport = transport ?? URLSessionTransport(
+            redirects: RedirectPolicy(sensitiveHeaders: configuration.sensitiveHeaders)
+        )
+    }
+
+    /// Creates a client for `baseURL`, letting `configure` change any other setting.
+    public convenience init(baseURL: URL, transport: (any Transport)? = nil, configure: (inout Configuration) -> Void = { _ in }) {
+        var configuration = Configuration(baseURL: baseURL)
+        configure(&configuration)
+        self.init(configuration: configuration, transport: transport)
+    }
+
+    /// Sends `endpoint` and returns a promise of its decoded response.
+    ///
+    /// The promise rejects with an ``APIError`` (or with the error an adapter threw), and is
+    /// cancelled by ``Promise/cancel()``, which stops the request on the wire.
+    public func send<E: Endpoint>(_ endpoint: E) -> Promise<E.Response> {
+        Call(client: self, endpoint: endpoint).start()
+    }
+
+    func emit(_ event: ClientEvent) {
+        for monitor in configuration.monitors { monitor.receive(event) }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Client {
+    /// Everything a ``Client`` is set up with. Each default is stated where it is declared.
+    public struct Configuration: Sendable {
+        /// The URL every endpoint's path is relative to, such as `https://api.example.com/v1/`.
+        public var baseURL: URL
+        /// Header fields sent with every request; an endpoint's own headers win over these.
+        public var headers: [String: String] = [:]
+        /// The `User-Agent` sent unless `headers` or the endpoint sets one. Default
+        /// ``defaultUserAgent``.
+        public var userAgent: String = Client.defaultUserAgent
+        /// Decodes JSON responses unless an endpoint brings its own decoder.
+        public var decoder = JSONDecoder()
+        /// Encodes ``RequestBody/json(_:)`` bodies.
+        public var encoder = JSONEncoder()
+        /// Adapters run in this order before every attempt.
+        public var adapters: [any RequestAdapter] = []
+        /// Retriers asked in this order after a failed attempt. Default: ``RetryPolicy/default``.
+        public var retriers: [any RequestRetrier] = [RetryPolicy.default]
+        /// Monitors told of every event, in this order.
+        public var monitors: [any ClientMonitor] = []
+        /// Header names (besides `Authorization`, `Cookie` and `Proxy-Authorization`) that are
+        /// removed when a redirect leaves the origin, and hidden in logs.
+        public var sensitiveHeaders: Set<String> = []
+        /// How long an attempt may wait for data before it fails with `URLError.timedOut`.
+        /// Default 60 seconds, URLSession's own.
+        public var timeout: Duration = .seconds(60)
+
+        public init(baseURL: URL) {
+            self.baseURL = baseURL
+        }
+    }
+
+    /// The `User-Agent` Baton sends by default: `Baton/<version> (<os> <version>)`.
+    public static let defaultUserAgent: String = {
+        let version = ProcessInfo.processInfo.operatingSystemVersion
+        #if os(Linux)
+        let system = "Linux"
+        #elseif os(macOS)
+        let system = "macOS"
+        #elseif os(iOS)
+        let system = "iOS"
+        #elseif os(tvOS)
+        let system = "tvOS"
+        #elseif os(watchOS)
+        let system = "watchOS"
+        #elseif os(visionOS)
+        let system = "visionOS"
+        #else
+        let system = "unknown"
+        #endif
+        return "Baton/\(Client.version) (\(system) \(version.majorVersion).\(version.minorVersion).\(version.patchVersion))"
+    }()
+
+    /// Baton's version, as sent in the default `User-Agent`.
+    public static let version = "0.1.0"
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// One call of an API: where it goes, what it sends, and what it answers.
+///
+/// Describe each call once and send it with ``Client/send(_:)``. Only ``Response``, ``method``
+/// and ``path`` are required; everything else has a default. Two styles read well.
+///
+/// One type per call:
+/// ```swift
+/// struct FindOrders: Endpoint {
+///     typealias Response = [Order]
+///     var name: String
+///     var path: EndpointPath { "order_search" }
+///     var query: [URLQueryItem] { [URLQueryItem(name: "name", value: name)] }
+/// }
+/// ```
+///
+/// An enum of cases, when the calls share a response type, or a namespace of ``Request``s when
+/// they do not:
+/// ```swift
+/// enum Reviews {
+///     static func post(facilityID: Int, content: String, rating: Int) -> Request<Review> {
+///         Request(.post, "facilities/\(facilityID)/reviews", body: .json(NewReview(content: content, rating: rating)))
+///     }
+///     static func get(id: Int) -> Request<Review> { Request(.get, "reviews/\(id)") }
+/// }
+/// ```
+///
+/// Responses decode as JSON when ``Response`` is `Decodable`; `Data` and `String` receive the
+/// body as it is, and `Void` ignores it (for `204 No Content` and other empty answers).
+public protocol Endpoint: Sendable {
+    /// What the call answers, once decoded.
+    associatedtype Response: Sendable
+
+    /// The HTTP method. Defaults to `GET`.
+    var method: HTTPMethod { get }
+    /// The path relative to the client's base URL; interpolated values are escaped as single
+    /// segments (see ``EndpointPath``).
+    var path: EndpointPath { get }
+    /// Query items, percent-encoded by Baton. Defaults to none.
+    var query: [URLQueryItem] { get }
+    /// Header fields of this call, added over the client's defaults. Defaults to none.
+    var headers: [String: String] { get }
+    /// The body. Defaults to ``RequestBody/none``.
+    var body: RequestBody { get }
+    /// The status codes that count as success. Defaults to `200..<300`.
+    var acceptableStatusCodes: Range<Int> { get }
+    /// The media types the response may have (`type/subtype`, `type/*` or `*/*`). Defaults to
+    /// what ``decode(_:with:)`` reads: JSON for `Decodable` responses, anything otherwise. An
+    /// empty `204` passes whatever this says.
+    var acceptableContentTypes: [String] { get }
+    /// The decoder for this call's JSON, or `nil` for the client's. Defaults to `nil`.
+    var decoder: JSONDecoder? { get }
+    /// Turns the validated response into ``Response``.
+    func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> Response
+}
+
+extension Endpoint {
+    public var method: HTTPMethod { .get }
+    public var query: [URLQueryItem] { [] }
+    public var headers: [String: String] { [:] }
+    public var body: RequestBody { .none }
+    public var acceptableStatusCodes: Range<Int> { 200..<300 }
+    public var acceptableContentTypes: [String] { ["*/*"] }
+    public var decoder: JSONDecoder? { nil }
+}
+
+extension Endpoint where Response: Decodable {
+    public var acceptableContentTypes: [String] { ["application/json", "application/*+json"] }
+
+    public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> Response {
+        try decoder.decode(Response.self, from: response.body)
+    }
+}
+
+extension Endpoint where Response == Data {
+    public var acceptableContentTypes: [String] { ["*/*"] }
+
+    public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> Data {
+        response.body
+    }
+}
+
+extension Endpoint where Response == String {
+    public var acceptableContentTypes: [String] { ["*/*"] }
+
+    /// Decodes the body as UTF-8; invalid bytes are an error rather than silently replaced.
+    public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> String {
+        guard let text = String(data: response.body, encoding: .utf8) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the body is not valid UTF-8"))
+        }
+        return text
+    }
+}
+
+extension Endpoint where Response == Void {
+    public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws {}
+}

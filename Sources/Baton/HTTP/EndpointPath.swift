@@ -1,0 +1,71 @@
+import Foundation
+
+/// A path relative to the client's base URL, in which every interpolated value is one path
+/// segment.
+///
+/// Write it as a string literal; literal text is taken as it is, and each interpolated value is
+/// percent-encoded so that it stays a single segment:
+///
+/// ```swift
+/// let path: EndpointPath = "facilities/\(facilityID)/reviews"
+/// let odd: EndpointPath = "orders/\("../admin?x=1")"   // orders/..%2Fadmin%3Fx=1
+/// ```
+///
+/// A value containing `/`, `?`, `#`, `%`, spaces or non-ASCII text is escaped, and a value that
+/// is exactly `.` or `..` is escaped too (`%2E`), so no value can change which resource is
+/// addressed.
+public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
+    /// The percent-encoded path, without a leading `/`.
+    public let encoded: String
+
+    public init(stringLiteral value: String) {
+        encoded = Self.trimmingLeadingSlashes(value)
+    }
+
+    public init(stringInterpolation: Interpolation) {
+        encoded = Self.trimmingLeadingSlashes(stringInterpolation.encoded)
+    }
+
+    /// A path made of `segments`, each percent-encoded as one segment.
+    public init(segments: [String]) {
+        encoded = segments.map(Self.encodeSegment).joined(separator: "/")
+    }
+
+    public var description: String { encoded }
+
+    /// Builds the encoded path as the literal is interpolated.
+    public struct Interpolation: StringInterpolationProtocol {
+        var encoded = ""
+
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            encoded.reserveCapacity(literalCapacity + interpolationCount * 8)
+        }
+
+        public mutating func appendLiteral(_ literal: String) {
+            encoded += literal
+        }
+
+        /// Appends `value` as one percent-encoded path segment.
+        public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+            encoded += EndpointPath.encodeSegment(value.description)
+        }
+    }
+
+    /// Characters that stand for themselves in a segment (RFC 3986 `pchar` minus the ones that
+    /// some servers treat specially).
+    private static let segmentCharacters: CharacterSet = {
+        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        allowed.insert(charactersIn: "-._~!$&'()*+,;=:@")
+        return allowed
+    }()
+
+    static func encodeSegment(_ value: String) -> String {
+        if value == "." { return "%2E" }
+        if value == ".." { return "%2E%2E" }
+        return value.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? ""
+    }
+
+    private static func trimmingLeadingSlashes(_ path: String) -> String {
+        String(path.drop(while: { $0 == "/" }))
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A response as it arrived: status, headers and body bytes.
+public struct HTTPResponse: Sendable {
+    /// The status code, such as `200`.
+    public var statusCode: Int
+    /// The header fields. Look them up with ``value(forHeader:)``, which ignores case.
+    public var headers: [String: String]
+    /// The body bytes (empty for none).
+    public var body: Data
+    /// The URL that answered (after any redirect).
+    public var url: URL?
+
+    public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data(), url: URL? = nil) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+
+    /// The value of the header field `name`, compared without regard to case (RFC 9110 §5.1).
+    public func value(forHeader name: String) -> String? {
+        if let exact = headers[name] { return exact }
+        let lowered = name.lowercased()
+        return headers.first { $0.key.lowercased() == lowered }?.value
+    }
+
+    /// The media type of the body without parameters, lower-cased (`application/json` for
+    /// `application/json; charset=utf-8`), or `nil` if the response has no `Content-Type`.
+    public var mediaType: String? {
+        value(forHeader: "Content-Type")?
+            .split(separator: ";", maxSplits: 1).first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    }
+
+    /// The text of the status code, such as `Unprocessable Entity`.
+    public var reasonPhrase: String {
+        HTTPURLResponse.localizedString(forStatusCode: statusCode).capitalized
+    }
+
+    /// The start of the body as text, for error messages: at most `limit` characters.
+    func bodyPreview(limit: Int = 120) -> String {
+        let text = String(decoding: body.prefix(limit * 4), as: UTF8.self)
+        return text.count > limit ? String(text.prefix(limit)) + "..." : text
+    }
+
+    /// The `message` of a JSON error body such as `{"message": "invalid_token"}`, if there is one.
+    var serverMessage: String? {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+        return (object["message"] ?? object["error_description"] ?? object["error"]) as? String
+    }
+}

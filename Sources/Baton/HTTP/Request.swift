@@ -1,0 +1,72 @@
+import Foundation
+
+/// An ``Endpoint`` described by its values, for calls that do not merit a type of their own.
+///
+/// ```swift
+/// let order = client.send(Request<Order>(.get, "orders/\(id)"))
+/// let done = client.send(Request<Void>(.delete, "reviews/\(id)"))
+/// ```
+public struct Request<Response: Sendable>: Endpoint {
+    public var method: HTTPMethod
+    public var path: EndpointPath
+    public var query: [URLQueryItem]
+    public var headers: [String: String]
+    public var body: RequestBody
+    public var acceptableStatusCodes: Range<Int> = 200..<300
+    public var acceptableContentTypes: [String]
+    public var decoder: JSONDecoder?
+    private let decodeBody: @Sendable (HTTPResponse, JSONDecoder) throws -> Response
+
+    private init(
+        method: HTTPMethod, path: EndpointPath, query: [URLQueryItem], headers: [String: String],
+        body: RequestBody, acceptableContentTypes: [String],
+        decode: @escaping @Sendable (HTTPResponse, JSONDecoder) throws -> Response
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.acceptableContentTypes = acceptableContentTypes
+        self.decodeBody = decode
+    }
+
+    public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> Response {
+        try decodeBody(response, decoder)
+    }
+}
+
+extension Request where Response: Decodable {
+    /// A call whose response decodes from JSON.
+    public init(
+        _ method: HTTPMethod = .get, _ path: EndpointPath, query: [URLQueryItem] = [],
+        headers: [String: String] = [:], body: RequestBody = .none
+    ) {
+        self.init(method: method, path: path, query: query, headers: headers, body: body,
+                  acceptableContentTypes: ["application/json", "application/*+json"]) { response, decoder in
+            try decoder.decode(Response.self, from: response.body)
+        }
+    }
+}
+
+extension Request where Response == Data {
+    /// A call whose response is the body's bytes, of any content type.
+    public init(
+        _ method: HTTPMethod = .get, _ path: EndpointPath, query: [URLQueryItem] = [],
+        headers: [String: String] = [:], body: RequestBody = .none
+    ) {
+        self.init(method: method, path: path, query: query, headers: headers, body: body,
+                  acceptableContentTypes: ["*/*"]) { response, _ in response.body }
+    }
+}
+
+extension Request where Response == Void {
+    /// A call whose response body is ignored.
+    public init(
+        _ method: HTTPMethod = .get, _ path: EndpointPath, query: [URLQueryItem] = [],
+        headers: [String: String] = [:], body: RequestBody = .none
+    ) {
+        self.init(method: method, path: path, query: query, headers: headers, body: body,
+                  acceptableContentTypes: ["*/*"]) { _, _ in }
+    }
+}

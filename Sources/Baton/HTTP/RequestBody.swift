@@ -1,0 +1,40 @@
+import Foundation
+
+/// What a request carries. Bodies are encoded when the request is built, so an encoding failure
+/// rejects the promise with ``APIError/invalidRequest(_:field:reason:)`` before any byte is sent.
+public enum RequestBody: Sendable {
+    /// No body.
+    case none
+    /// Bytes sent as they are, with their content type.
+    case data(Data, contentType: String)
+    /// A value encoded as JSON with the client's (or the endpoint's) `JSONEncoder`.
+    case json(any Encodable & Sendable)
+    /// Fields encoded as `application/x-www-form-urlencoded` (the WHATWG URL standard's form
+    /// encoding, which RFC 6749 token requests use), in order.
+    case form([(name: String, value: String)])
+
+    /// Encodes the body: its bytes and content type, or `nil` for no body.
+    func encoded(with encoder: JSONEncoder) throws -> (data: Data, contentType: String)? {
+        switch self {
+        case .none:
+            return nil
+        case .data(let data, let contentType):
+            return (data, contentType)
+        case .json(let value):
+            return (try encoder.encode(value), "application/json")
+        case .form(let fields):
+            let text = fields.map { "\(Self.formEncode($0.name))=\(Self.formEncode($0.value))" }.joined(separator: "&")
+            return (Data(text.utf8), "application/x-www-form-urlencoded")
+        }
+    }
+
+    private static let formCharacters: CharacterSet = {
+        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        allowed.insert(charactersIn: "*-._ ")
+        return allowed
+    }()
+
+    static func formEncode(_ text: String) -> String {
+        (text.addingPercentEncoding(withAllowedCharacters: formCharacters) ?? "").replacingOccurrences(of: " ", with: "+")
+    }
+}

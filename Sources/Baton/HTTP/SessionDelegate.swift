@@ -1,0 +1,104 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One request in flight: what the session delegate needs to report on it.
+final class Exchange: @unchecked Sendable {
+    // After registration, `response`, `received` and `finished` are touched only on the session's
+    // serial delegate queue, which orders every access.
+    let body: TransportBody?
+    let bodyLength: Int64?
+    let progress: @Sendable (PromiseProgress) -> Void
+    let complete: @Sendable (Result<HTTPResponse, URLError>) -> Void
+    var response: HTTPURLResponse?
+    var received = Data()
+
+    init(
+        body: TransportBody?,
+        progress: @escaping @Sendable (PromiseProgress) -> Void,
+        complete: @escaping @Sendable (Result<HTTPResponse, URLError>) -> Void
+    ) {
+        self.body = body
+        self.bodyLength = body?.length
+        self.progress = progress
+        self.complete = complete
+    }
+}
+
+/// The delegate of a ``URLSessionTransport``'s session: routes each task's callbacks to its
+/// ``Exchange``.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // `exchanges` is a `Locked` (its own mutex); `redirects` is immutable.
+    private let exchanges = Locked<[Int: Exchange]>([:])
+    private let redirects: RedirectPolicy
+
+    init(redirects: RedirectPolicy) {
+        self.redirects = redirects
+    }
+
+    func register(_ exchange: Exchange, for task: URLSessionTask) {
+        exchanges.withLock { $0[task.taskIdentifier] = exchange }
+    }
+
+    private func exchange(for task: URLSessionTask) -> Exchange? {
+        exchanges.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+    ) {
+        guard let exchange = exchange(for: task) else { return }
+        let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : exchange.bodyLength
+        exchange.progress(PromiseProgress(completed: totalBytesSent, total: total))
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        if let exchange = exchange(for: dataTask) {
+            exchange.response = response as? HTTPURLResponse
+            exchange.received = Data()
+            let expected = response.expectedContentLength
+            exchange.progress(PromiseProgress(completed: 0, total: expected >= 0 ? expected : nil))
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let exchange = exchange(for: dataTask) else { return }
+        exchange.received.append(data)
+        let expected = exchange.response?.expectedContentLength ?? -1
+        exchange.progress(PromiseProgress(completed: Int64(exchange.received.count), total: expected >= 0 ? expected : nil))
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        let body = exchange(for: task)?.body
+        completionHandler(redirects.redirect(request, from: task.originalRequest, statusCode: response.statusCode, body: body))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let error {
+            let urlError = error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])
+            exchange.complete(.failure(urlError))
+            return
+        }
+        guard let response = exchange.response ?? task.response as? HTTPURLResponse else {
+            exchange.complete(.failure(URLError(.badServerResponse)))
+            return
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        exchange.complete(.success(HTTPResponse(
+            statusCode: response.statusCode, headers: headers, body: exchange.received, url: response.url
+        )))
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Moves one HTTP exchange over the wire: Baton's ``Client`` builds, adapts, validates, decodes
+/// and retries; a transport only sends what it is given and reports what came back.
+///
+/// ``URLSessionTransport`` is the real one. ``StubTransport`` answers from a table, for unit
+/// tests of your own code. Write your own to route requests elsewhere.
+///
+/// A transport's promise must:
+/// - fulfil with the response, whatever its status code (validation is the client's job), or
+///   reject with a `URLError` when no complete response arrived;
+/// - report progress in bytes: while the request's body is being sent, bytes sent out of the
+///   body's length; then bytes received out of the response's declared length (`nil` total if
+///   it has none);
+/// - stop the exchange on the wire when cancelled.
+public protocol Transport: Sendable {
+    /// Sends `request` with `body` (which replaces any `httpBody` the request has).
+    func send(_ request: URLRequest, body: TransportBody?) -> Promise<HTTPResponse>
+}
+
+/// The body of a request as a transport sends it.
+public enum TransportBody: Sendable, Equatable {
+    /// Bytes in memory.
+    case data(Data)
+    /// The contents of a file, streamed from disk (for large uploads).
+    case file(URL)
+
+    /// The body's length in bytes, or `nil` if a file's size cannot be read.
+    public var length: Int64? {
+        switch self {
+        case .data(let data):
+            return Int64(data.count)
+        case .file(let url):
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            return (attributes?[.size] as? NSNumber)?.int64Value
+        }
+    }
+}

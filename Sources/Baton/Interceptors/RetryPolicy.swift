@@ -1,0 +1,130 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The built-in retrier: exponential backoff with jitter, for failures that a later attempt may
+/// not meet.
+///
+/// An attempt is retried when all of these hold: fewer than ``retryLimit`` retries were made; the
+/// method is in ``retryableMethods`` (idempotent ones by default, as sending a `POST` twice may
+/// post twice); and the failure is a status in ``retryableStatusCodes`` or a `URLError` code in
+/// ``retryableURLErrorCodes``. The delay is `baseDelay * 2^(retry - 1)`, scaled by a random
+/// factor in `0.5...1` so that clients failing together do not retry together, and never more
+/// than ``maximumDelay``. A `Retry-After` header (seconds or an HTTP date, RFC 9110 §10.2.3) on
+/// the failed response replaces the computed delay, capped at ``maximumDelay``.
+public struct RetryPolicy: RequestRetrier {
+    /// How many retries after the first attempt. Default ``defaultRetryLimit``.
+    public var retryLimit: Int
+    /// The delay before the first retry; later ones double it.
+    public var baseDelay: Duration
+    /// No retry waits longer, whatever `Retry-After` asks.
+    public var maximumDelay: Duration
+    public var retryableMethods: Set<HTTPMethod>
+    public var retryableStatusCodes: Set<Int>
+    public var retryableURLErrorCodes: Set<URLError.Code>
+
+    /// Two retries: enough to ride out a blip without tripling the load on a struggling server.
+    public static let defaultRetryLimit = 2
+    /// Half a second, as source document 004 waits before retrying.
+    public static let defaultBaseDelay = Duration.milliseconds(500)
+    /// Ten seconds: longer than a user waits for a screen to fill.
+    public static let defaultMaximumDelay = Duration.seconds(10)
+    /// RFC 9110's idempotent methods: repeating them has the effect of sending them once.
+    public static let defaultRetryableMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, "TRACE"]
+    /// Statuses that say "not now" rather than "not this": 408 Request Timeout, 429 Too Many
+    /// Requests, 500 Internal Server Error, 502 Bad Gateway, 503 Service Unavailable, 504
+    /// Gateway Timeout.
+    public static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
+    /// Transport failures that a new attempt may not meet. Each, and why:
+    /// - `timedOut`: the server or the path was slow this once.
+    /// - `networkConnectionLost`: a kept-alive connection was closed under the request (the
+    ///   usual reason is the server closing an idle connection just as it was reused).
+    /// - `cannotConnectToHost`: the server may be restarting.
+    /// - `dnsLookupFailed`, `cannotFindHost`: resolvers fail transiently.
+    /// - `notConnectedToInternet`: connectivity comes back, notably on mobile devices.
+    /// - `badServerResponse`: a connection cut in the middle of a response (the body was
+    ///   shorter than declared).
+    /// Not retried, because another attempt would fail the same way: `badURL`,
+    /// `unsupportedURL`, `cancelled`, the TLS and certificate errors, `userAuthenticationRequired`.
+    public static let defaultRetryableURLErrorCodes: Set<URLError.Code> = [
+        .timedOut, .networkConnectionLost, .cannotConnectToHost, .dnsLookupFailed, .cannotFindHost,
+        .notConnectedToInternet, .badServerResponse,
+    ]
+
+    /// The policy with every default.
+    public static let `default` = RetryPolicy()
+
+    public init(
+        retryLimit: Int = defaultRetryLimit,
+        baseDelay: Duration = defaultBaseDelay,
+        maximumDelay: Duration = defaultMaximumDelay,
+        retryableMethods: Set<HTTPMethod> = defaultRetryableMethods,
+        retryableStatusCodes: Set<Int> = defaultRetryableStatusCodes,
+        retryableURLErrorCodes: Set<URLError.Code> = defaultRetryableURLErrorCodes
+    ) {
+        self.retryLimit = max(0, retryLimit)
+        self.baseDelay = max(.zero, baseDelay)
+        self.maximumDelay = max(.zero, maximumDelay)
+        self.retryableMethods = retryableMethods
+        self.retryableStatusCodes = retryableStatusCodes
+        self.retryableURLErrorCodes = retryableURLErrorCodes
+    }
+
+    public func retry(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) async -> RetryDecision {
+        decision(method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), error: error, context: context)
+    }
+
+    /// The decision, without waiting: what ``retry(_:failedWith:context:)`` answers.
+    func decision(method: HTTPMethod, error: any Error, context: AttemptContext, now: Date = Date()) -> RetryDecision {
+        guard context.attempt <= retryLimit, retryableMethods.contains(method), isRetryable(error) else {
+            return .doNotRetry
+        }
+        if let retryAfter = context.response.flatMap({ Self.retryAfter($0, now: now) }) {
+            return .retry(after: min(retryAfter, maximumDelay))
+        }
+        let exponential = baseDelay * (1 << min(context.attempt - 1, 30))
+        let jittered = exponential * Double.random(in: 0.5...1)
+        return .retry(after: min(jittered, maximumDelay))
+    }
+
+    private func isRetryable(_ error: any Error) -> Bool {
+        switch error {
+        case let error as APIError:
+            switch error {
+            case .transport(_, let urlError): return retryableURLErrorCodes.contains(urlError.code)
+            case .unacceptableStatus(_, let response, _): return retryableStatusCodes.contains(response.statusCode)
+            case .invalidRequest, .unacceptableContentType, .decodingFailed, .cancelled: return false
+            }
+        case let error as URLError:
+            return retryableURLErrorCodes.contains(error.code)
+        default:
+            return false
+        }
+    }
+
+    /// The delay a `Retry-After` header asks for, in delta-seconds or as an HTTP date.
+    static func retryAfter(_ response: HTTPResponse, now: Date) -> Duration? {
+        guard let value = response.value(forHeader: "Retry-After")?.trimmingCharacters(in: .whitespaces) else {
+            return nil
+        }
+        if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
+        guard let date = HTTPDate.parse(value) else { return nil }
+        return .milliseconds(max(0, Int(date.timeIntervalSince(now) * 1000)))
+    }
+}
+
+/// The IMF-fixdate form of RFC 9110 §5.6.7 (`Sun, 06 Nov 1994 08:49:37 GMT`), plus the two
+/// obsolete forms recipients must accept.
+enum HTTPDate {
+    static func parse(_ text: String) -> Date? {
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+}
