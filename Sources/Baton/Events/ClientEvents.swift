@@ -14,7 +14,8 @@ public enum ClientEvent: Sendable {
     case retrying(RequestSummary, attempt: Int, error: any Error, delay: Duration)
     /// The call succeeded with `response` after `attempts` attempts.
     case succeeded(RequestSummary, response: HTTPResponse, attempts: Int, duration: Duration)
-    /// The call failed for good (a cancellation included) after `attempts` attempts.
+    /// The call failed for good (a cancellation included) after `attempts` attempts (0 when the
+    /// request could not be built, so nothing was sent).
     case failed(RequestSummary, error: any Error, attempts: Int, duration: Duration)
 
     /// The call the event is about.
@@ -32,6 +33,9 @@ public enum ClientEvent: Sendable {
 ///
 /// Monitors are called synchronously on the thread where the event happens, in the order the
 /// client lists them, for every event; keep them quick, and hop to your own queue for UI work.
+/// A call's `succeeded` or `failed` event comes before its promise settles, so code that awaits
+/// the promise finds the event already reported. A cancelled call is reported as `failed` with
+/// ``APIError/cancelled(_:)`` once the request has stopped, after the promise settled.
 ///
 /// ```swift
 /// struct ErrorBanner: ClientMonitor {

@@ -109,18 +109,21 @@ final class Call<E: Endpoint>: Sendable {
         }
     }
 
-    /// Settles the call (unless it was cancelled first) and reports how it ended.
+    /// Reports how the call ended, then settles it (unless it was cancelled first), so that
+    /// monitors have heard of the outcome before the promise's handlers run.
     private func finish(_ result: Result<E.Response, any Error>, request: RequestSummary, attempts: Int, response: HTTPResponse?) {
-        outcome.settle(result)
         let duration = ContinuousClock.now - startedAt
-        switch outcome.result {
-        case .success?:
-            if let response { client.emit(.succeeded(request, response: response, attempts: attempts, duration: duration)) }
-        case .failure(let error)?:
-            let reported = error is CancellationError ? APIError.cancelled(request) : error
-            client.emit(.failed(request, error: reported, attempts: max(attempts, 1), duration: duration))
-        case nil:
-            break
+        if !outcome.isPending {
+            // Cancelled: the promise settled when cancel() was called.
+            client.emit(.failed(request, error: APIError.cancelled(request), attempts: attempts, duration: duration))
+            return
         }
+        switch result {
+        case .success:
+            if let response { client.emit(.succeeded(request, response: response, attempts: attempts, duration: duration)) }
+        case .failure(let error):
+            client.emit(.failed(request, error: error, attempts: attempts, duration: duration))
+        }
+        outcome.settle(result)
     }
 }
