@@ -1,0 +1,52 @@
+/// The `/_demo/*` routes that tests use to see and steer the server.
+extension DemoAPI {
+    static let redirectStatuses: Set = [301, 302, 303, 307, 308]
+
+    /// `/_demo/redirect?status=S&to=URL`, any method: status S with `Location: URL`, empty body.
+    func redirect(_ head: HTTPRequestHead) throws(Refusal) -> HTTPResponse {
+        guard let query = FormURLEncoded.decode(head.query) else { throw Refusal(400, "query is not valid form data") }
+        guard let status = FormURLEncoded.value("status", in: query).flatMap({ Int($0) }),
+              Self.redirectStatuses.contains(status)
+        else { throw Refusal(400, "status must be 301, 302, 303, 307 or 308") }
+        // The target becomes a header value: control characters would let it forge header lines.
+        guard let target = FormURLEncoded.value("to", in: query), !target.isEmpty,
+              !target.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
+        else { throw Refusal(400, "to must be a URL") }
+        return HTTPResponse(status: status, headers: [("Location", target)])
+    }
+
+    /// `/_demo/echo`, any method: what arrived, with header names lower-cased and repeated fields
+    /// joined with ", ", and the body's size and SHA-256.
+    func echo(_ exchange: HTTPExchange) -> HTTPResponse {
+        var headers: [(String, JSONValue)] = []
+        for (name, value) in exchange.head.headers.fields {
+            let key = name.lowercased()
+            if let index = headers.firstIndex(where: { $0.0 == key }), case .string(let earlier) = headers[index].1 {
+                headers[index].1 = .string(earlier + ", " + value)
+            } else {
+                headers.append((key, .string(value)))
+            }
+        }
+        var hasher = SHA256()
+        exchange.body.forEachPiece { hasher.update($0) }
+        return .json(200, .object([
+            ("method", .string(exchange.head.method)),
+            ("path", .string(exchange.head.path)),
+            ("query", .string(exchange.head.query)),
+            ("headers", .object(headers)),
+            ("body_bytes", .integer(exchange.body.count)),
+            ("body_sha256", .string(hasher.finalizeHex())),
+        ]))
+    }
+
+    /// Back to the seed's data: no reviews, photos, tokens, fault counts or stats.
+    func reset() -> HTTPResponse {
+        state.withLock { $0 = State(data: DemoData(seed: seed)) }
+        return HTTPResponse(status: 204)
+    }
+
+    func expireTokens() -> HTTPResponse {
+        state.withLock { $0.tokens.expireAccessTokens() }
+        return HTTPResponse(status: 204)
+    }
+}

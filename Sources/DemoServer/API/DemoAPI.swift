@@ -1,0 +1,181 @@
+/// The demo API of shared/demo-api.md behind the HTTP layer: faults, authentication, routing and
+/// the state every route reads and changes.
+///
+/// Called concurrently from every connection thread; all mutable state sits behind one lock, held
+/// only for short bookkeeping, never while waiting or doing I/O.
+final class DemoAPI: HTTPHandler {
+    struct State: Sendable {
+        var data: DemoData
+        var tokens = TokenStore()
+        var stats = Stats()
+        /// Requests seen per exact `X-Demo-Fault` value, for `times=K`.
+        var faultCounts: [String: Int] = [:]
+    }
+
+    /// A refusal carrying the response to send, so handlers can `throw` their error answers.
+    struct Refusal: Error {
+        var response: HTTPResponse
+
+        init(_ response: HTTPResponse) {
+            self.response = response
+        }
+
+        init(_ status: Int, _ message: String) {
+            response = .message(status, message)
+        }
+    }
+
+    /// Form and JSON bodies are small; a larger one is refused before being read into memory.
+    static let maxFieldsBodyBytes = 1 << 20
+    static let garbageBody = Array("<html>this is not JSON {\"status\":".utf8)
+
+    let seed: UInt64
+    let tokenLifetime: Duration
+    /// `expires_in` of a token response: the lifetime in whole seconds, rounded up.
+    let expiresIn: Int
+    let state: LockedState<State>
+
+    init(seed: UInt64, tokenLifetime: Double) {
+        self.seed = seed
+        self.tokenLifetime = .milliseconds(Int64((tokenLifetime * 1000).rounded()))
+        expiresIn = Int(tokenLifetime.rounded(.up))
+        state = LockedState(State(data: DemoData(seed: seed)))
+    }
+
+    func recordMalformedRequest() {
+        state.withLock { $0.stats.malformed += 1 }
+    }
+
+    func reply(to exchange: HTTPExchange) -> HTTPReply {
+        let head = exchange.head
+        let match = Route.match(method: head.method, path: head.path)
+        if let match, match.route.isCounted {
+            state.withLock { $0.stats.requests["\(head.method) \(match.route.pattern)", default: 0] += 1 }
+        }
+        // Faults come first: a test asking for a 503 gets it whatever else is wrong with the request.
+        var fault: Fault?
+        if let header = head.headers[Fault.headerName] {
+            do {
+                let parsed = try Fault.parse(header)
+                if shouldApply(parsed, headerValue: header) { fault = parsed }
+            } catch {
+                return .respond(.message(400, error.message))
+            }
+        }
+        if let fault {
+            if let delay = fault.delay, !exchange.pause(delay) { return .drop }
+            if fault.drop { return .drop }
+            if let status = fault.status {
+                return finish(.message(status, "injected"), fault: fault)
+            }
+            if fault.garbageBody {
+                let garbage = HTTPResponse(
+                    status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Self.garbageBody
+                )
+                return finish(garbage, fault: fault)
+            }
+        }
+        let response: HTTPResponse
+        do throws(Refusal) {
+            // Everything under /_demo/ is open, known route or not, so tests can always reach it.
+            if match?.route.requiresToken ?? !head.path.hasPrefix("/_demo/") { try authenticate(head) }
+            guard let match else { throw Refusal(404, "not_found") }
+            response = try route(match, exchange)
+        } catch {
+            response = error.response
+        }
+        return finish(response, fault: fault)
+    }
+
+    /// Counts the request against `times` and says whether the fault applies to it.
+    private func shouldApply(_ fault: Fault, headerValue: String) -> Bool {
+        guard let times = fault.times else { return true }
+        let seen = state.withLock { state in
+            state.faultCounts[headerValue, default: 0] += 1
+            return state.faultCounts[headerValue, default: 0]
+        }
+        return seen <= times
+    }
+
+    /// The parts of a fault that change a response rather than replace it.
+    private func finish(_ response: HTTPResponse, fault: Fault?) -> HTTPReply {
+        var response = response
+        guard let fault else { return .respond(response) }
+        if let retryAfter = fault.retryAfter { response.setHeader("Retry-After", String(retryAfter)) }
+        if let contentType = fault.contentType { response.setHeader("Content-Type", contentType) }
+        return .respond(response, truncateAfter: fault.dropAfter)
+    }
+
+    /// RFC 6750 §3: no credentials get a bare challenge, bad credentials an `invalid_token` one.
+    private func authenticate(_ head: HTTPRequestHead) throws(Refusal) {
+        let credentials = head.headers["Authorization"] ?? ""
+        let parts = credentials.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw Refusal(.message(401, "unauthorized", headers: [("WWW-Authenticate", "Bearer")]))
+        }
+        let token = parts[1].trimmingOWS()
+        guard state.withLock({ $0.tokens.check(access: token) }) == .valid else {
+            throw Refusal(.message(401, "invalid_token", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")]))
+        }
+    }
+
+    private func route(_ match: Route.Match, _ exchange: HTTPExchange) throws(Refusal) -> HTTPResponse {
+        switch match.route {
+        case .health: .json(200, .object([("status", .string("ok"))]))
+        case .orderSearch: try searchOrders(exchange.head)
+        case .order: try order(match.id)
+        case .facility: try found(DemoData.facilityJSON(match.id))
+        case .createReview: try createReview(facilityID: match.id, exchange)
+        case .review: try review(match.id)
+        case .createPhoto: try createPhoto(reviewID: match.id, exchange)
+        case .photo: try photo(match.id)
+        case .book: try found(DemoData.bookJSON(match.id))
+        case .user: try found(DemoData.userJSON(match.id))
+        case .tokens: try issueTokens(exchange)
+        case .redirect: try redirect(exchange.head)
+        case .echo: echo(exchange)
+        case .stats: .json(200, state.withLock { $0.stats.json })
+        case .reset: reset()
+        case .expireTokens: expireTokens()
+        }
+    }
+
+    func found(_ value: JSONValue?) throws(Refusal) -> HTTPResponse {
+        guard let value else { throw Refusal(404, "not_found") }
+        return .json(200, value)
+    }
+
+    // MARK: - Request bodies
+
+    /// A form or JSON body, the two types the API's POST routes take.
+    enum Fields {
+        case form([(name: String, value: String)])
+        case json(JSONValue)
+    }
+
+    /// The lower-cased media type of the request body, without parameters.
+    func mediaType(_ head: HTTPRequestHead) -> String? {
+        head.headers["Content-Type"].flatMap { HeaderParameters.parse($0)?.value }
+    }
+
+    /// The body as form or JSON fields: 415 for another type, 413 past 1 MiB, 422 when it does not
+    /// parse (or JSON that is not an object).
+    func readFields(_ exchange: HTTPExchange) throws(Refusal) -> Fields {
+        let type = mediaType(exchange.head)
+        guard type == "application/x-www-form-urlencoded" || type == "application/json" else {
+            throw Refusal(415, "body must be application/x-www-form-urlencoded or application/json")
+        }
+        guard let bytes = exchange.body.bytes(limit: Self.maxFieldsBodyBytes) else {
+            throw Refusal(413, "form and JSON bodies are limited to 1 MiB")
+        }
+        if type == "application/json" {
+            guard let value = JSONParser.parse(bytes) else { throw Refusal(422, "body is not valid JSON") }
+            guard case .object = value else { throw Refusal(422, "body must be a JSON object") }
+            return .json(value)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self), let pairs = FormURLEncoded.decode(text) else {
+            throw Refusal(422, "body is not valid form data")
+        }
+        return .form(pairs)
+    }
+}

@@ -1,0 +1,83 @@
+/// The fixed resources the server starts with (and returns to on `/_demo/reset`), and the
+/// resources clients create.
+///
+/// Ids and names never change, so tests can name them ("order 1 is 山田太郎"); the amounts and notes
+/// of orders come from the seed, identical for the same seed on every run and platform.
+struct DemoData: Sendable {
+    struct Order: Sendable, Equatable {
+        var id: Int
+        var name: String
+        var ordersum: Int
+        var subtotal: Int
+        var bikou: String
+
+        var json: JSONValue {
+            .object([("id", .integer(id)), ("name", .string(name)), ("ordersum", .integer(ordersum)),
+                     ("subtotal", .integer(subtotal)), ("bikou", .string(bikou))])
+        }
+    }
+
+    struct Review: Sendable {
+        var id: Int
+        var facilityID: Int
+        var content: String
+        var rating: Int
+        var photoURLs: [String] = []
+
+        var json: JSONValue {
+            .object([("id", .integer(id)), ("facility_id", .integer(facilityID)), ("content", .string(content)),
+                     ("rating", .integer(rating)), ("photos", .array(photoURLs.map(JSONValue.string)))])
+        }
+    }
+
+    struct Photo: Sendable {
+        var id: Int
+        var reviewID: Int
+        var contentType: String
+        var bytes: [UInt8]
+        var sha256: String
+
+        var url: String { "/photos/\(id)" }
+
+        var json: JSONValue {
+            .object([("id", .integer(id)), ("review_id", .integer(reviewID)), ("url", .string(url)),
+                     ("bytes", .integer(bytes.count)), ("sha256", .string(sha256))])
+        }
+    }
+
+    static let orderNames = ["山田太郎", "John Smith", "佐藤花子", "María García", "鈴木一郎", "Emily Johnson",
+                             "山田花子", "François Dupont"]
+    static let notes = ["", "置き配希望", "Gift wrap, please", "午前中配達", "Leave at the front desk", "領収書希望"]
+    static let facilities = [1: "東京タワー", 2: "Central Library", 3: "京都水族館", 4: "Riverside Pool"]
+    static let books = [1: (title: "吾輩は猫である", author: "夏目漱石"), 2: (title: "Pride and Prejudice", author: "Jane Austen"),
+                        3: (title: "ノルウェイの森", author: "村上春樹")]
+    static let users = [1: "demo", 2: "山田太郎", 3: "Jane Smith"]
+
+    var orders: [Order]
+    var reviews: [Int: Review] = [:]
+    var photos: [Int: Photo] = [:]
+    var nextReviewID = 1
+    var nextPhotoID = 1
+
+    init(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        orders = Self.orderNames.enumerated().map { index, name in
+            let subtotal = Int(random.next() % 50 + 1) * 100
+            let note = Self.notes[Int(random.next() % UInt64(Self.notes.count))]
+            // `ordersum` is the subtotal with 10% consumption tax, as on a Japanese receipt.
+            return Order(id: index + 1, name: name, ordersum: subtotal + subtotal / 10, subtotal: subtotal, bikou: note)
+        }
+    }
+
+    static func facilityJSON(_ id: Int) -> JSONValue? {
+        facilities[id].map { .object([("id", .integer(id)), ("name", .string($0))]) }
+    }
+
+    static func bookJSON(_ id: Int) -> JSONValue? {
+        books[id].map { .object([("id", .integer(id)), ("title", .string($0.title)), ("author", .string($0.author))]) }
+    }
+
+    static func userJSON(_ id: Int) -> JSONValue? {
+        users[id].map { .object([("id", .integer(id)), ("name", .string($0))]) }
+    }
+}

@@ -1,0 +1,86 @@
+/// Every route of the demo API, with its method, path pattern and whether it needs a token.
+enum Route: CaseIterable, Sendable {
+    case health, orderSearch, order, facility, createReview, review, createPhoto, photo, book, user
+    case tokens
+    case redirect, echo, stats, reset, expireTokens
+
+    /// The method it answers; nil for "any method". HEAD is served by every GET route.
+    var method: String? {
+        switch self {
+        case .health, .orderSearch, .order, .facility, .review, .photo, .book, .user, .stats: "GET"
+        case .createReview, .createPhoto, .tokens, .reset, .expireTokens: "POST"
+        case .redirect, .echo: nil
+        }
+    }
+
+    /// The path pattern, also the key of the route in `/_demo/stats`; `:name` is a positive id.
+    var pattern: String {
+        switch self {
+        case .health: "/health"
+        case .orderSearch: "/order_search"
+        case .order: "/orders/:id"
+        case .facility: "/facilities/:id"
+        case .createReview: "/facilities/:facility_id/reviews"
+        case .review: "/reviews/:id"
+        case .createPhoto: "/reviews/:review_id/photos"
+        case .photo: "/photos/:id"
+        case .book: "/books/:id"
+        case .user: "/users/:id"
+        case .tokens: "/tokens"
+        case .redirect: "/_demo/redirect"
+        case .echo: "/_demo/echo"
+        case .stats: "/_demo/stats"
+        case .reset: "/_demo/reset"
+        case .expireTokens: "/_demo/expire-tokens"
+        }
+    }
+
+    var requiresToken: Bool {
+        switch self {
+        case .health, .tokens, .redirect, .echo, .stats, .reset, .expireTokens: false
+        default: true
+        }
+    }
+
+    /// Whether `/_demo/stats` counts it. The introspection routes are left out so that reading the
+    /// counts, or resetting them, does not change them.
+    var isCounted: Bool {
+        switch self {
+        case .stats, .reset, .expireTokens: false
+        default: true
+        }
+    }
+
+    /// A route and the id its pattern captured (0 when the pattern has none).
+    struct Match: Sendable, Equatable {
+        var route: Route
+        var id: Int
+    }
+
+    /// The route `method` and the raw (still percent-encoded) `path` ask for, nil when none does.
+    static func match(method: String, path: String) -> Match? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        for route in allCases {
+            guard route.method == nil || route.method == method || (method == "HEAD" && route.method == "GET") else {
+                continue
+            }
+            let parts = route.pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            guard parts.count == segments.count else { continue }
+            var id = 0
+            var matched = true
+            for (part, segment) in zip(parts, segments) {
+                if part.hasPrefix(":") {
+                    guard !segment.isEmpty, segment.utf8.allSatisfy({ $0.decimalDigitValue != nil }),
+                          let value = Int(segment), value > 0
+                    else { matched = false; break }
+                    id = value
+                } else if part != segment {
+                    matched = false
+                    break
+                }
+            }
+            if matched { return Match(route: route, id: id) }
+        }
+        return nil
+    }
+}

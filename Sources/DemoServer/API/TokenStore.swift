@@ -1,0 +1,51 @@
+/// Access and refresh tokens: issue, check, rotate, expire.
+///
+/// Tokens are random and opaque (128 bits, hex). A refresh token works once: `rotate` removes it and
+/// issues a new pair, so a replayed refresh token is refused. Logging in again does not revoke
+/// earlier sessions.
+struct TokenStore: Sendable {
+    struct Pair: Sendable {
+        var access: String
+        var refresh: String
+    }
+
+    enum Check: Equatable {
+        case valid
+        /// Unknown, or known but past its lifetime (or expired by `/_demo/expire-tokens`).
+        case invalid
+    }
+
+    private var accessExpiry: [String: ContinuousClock.Instant] = [:]
+    private var refreshTokens: Set<String> = []
+
+    mutating func issue(lifetime: Duration, now: ContinuousClock.Instant = .now) -> Pair {
+        // Expired tokens are forgotten here so that a long-running server does not grow without bound.
+        accessExpiry = accessExpiry.filter { $0.value > now }
+        let pair = Pair(access: Self.randomToken(prefix: "at_"), refresh: Self.randomToken(prefix: "rt_"))
+        accessExpiry[pair.access] = now.advanced(by: lifetime)
+        refreshTokens.insert(pair.refresh)
+        return pair
+    }
+
+    func check(access token: String, now: ContinuousClock.Instant = .now) -> Check {
+        guard let expiry = accessExpiry[token], expiry > now else { return .invalid }
+        return .valid
+    }
+
+    /// A new pair for a refresh token that is still unused, nil for an unknown or used one.
+    mutating func rotate(refresh token: String, lifetime: Duration) -> Pair? {
+        guard refreshTokens.remove(token) != nil else { return nil }
+        return issue(lifetime: lifetime)
+    }
+
+    /// Every access token stops working now; refresh tokens keep working, so a client can recover.
+    mutating func expireAccessTokens() {
+        accessExpiry.removeAll()
+    }
+
+    private static func randomToken(prefix: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef")
+        return prefix + String((0..<32).map { _ in digits[Int(generator.next() % 16)] })
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// The demo API of shared/demo-api.md, served over HTTP/1.1 on a real loopback socket.
+///
+/// Creating one starts it: it listens on `127.0.0.1` (never another address) before `init`
+/// returns, so `baseURL` can be used at once. Each connection is served on its own thread, so slow
+/// clients and injected delays never hold up other connections.
+///
+/// ```swift
+/// let server = try DemoServer.start()           // port 0: the system picks a free port
+/// let url = server.baseURL.appending(path: "health")
+/// ...
+/// server.stop()
+/// ```
+///
+/// `stop()` closes every socket and ends every thread the server started before it returns; it is
+/// idempotent, and also runs when the last reference goes away. Nothing a client sends can crash it,
+/// hang it or make it leak: malformed requests get a 4xx/5xx answer and a closed connection, and
+/// connections that stay silent or incomplete are closed after `Configuration.idleTimeout`.
+///
+/// - Note: Starting a server sets SIGPIPE to be ignored in the process, so that a client closing
+///   early cannot kill the process that hosts the server (a test runner, the Playground).
+public final class DemoServer: Sendable {
+    /// The settings a server starts with.
+    public struct Configuration: Sendable {
+        /// The TCP port on 127.0.0.1; 0 (the default) lets the system pick a free one.
+        public var port: UInt16
+        /// Seconds an access token stays valid; `expires_in` reports it rounded up. Default 60.
+        public var tokenLifetime: Double
+        /// The largest request body accepted; a larger one is answered 413 (before `100 Continue`
+        /// when its length is declared). Default 64 MiB.
+        public var maxBodyBytes: Int
+        /// The seed of the demo data: the same seed gives the same orders on every run.
+        public var seed: UInt64
+        /// Seconds a connection may stay silent (or take to send a request head) before it is
+        /// closed; an incomplete request is answered 408 first. Default 10; tests use ~1.
+        public var idleTimeout: Double
+        /// Connections served at once; more are closed on arrival. Default 1024.
+        public var maxConnections: Int
+        /// Called once per request, from connection threads, with a line such as
+        /// `127.0.0.1:50012 "GET /orders/1 HTTP/1.1" 200 93B 0.4ms`. Default none.
+        public var log: (@Sendable (String) -> Void)?
+        /// Bodies larger than this go to a temporary file instead of memory.
+        var spillThreshold: Int = 4 << 20
+
+        /// Settings with the given values; every one has its default, so
+        /// `Configuration(tokenLifetime: 5)` changes only the token lifetime.
+        public init(
+            port: UInt16 = 0, tokenLifetime: Double = 60, maxBodyBytes: Int = 64 << 20, seed: UInt64 = 0,
+            idleTimeout: Double = 10, maxConnections: Int = 1024, log: (@Sendable (String) -> Void)? = nil
+        ) {
+            self.port = port
+            self.tokenLifetime = tokenLifetime
+            self.maxBodyBytes = maxBodyBytes
+            self.seed = seed
+            self.idleTimeout = idleTimeout
+            self.maxConnections = maxConnections
+            self.log = log
+        }
+    }
+
+    /// The settings the server runs with (its `port` is the one asked for; see `port`).
+    public let configuration: Configuration
+    /// The port the server listens on, the system's choice when the configuration said 0.
+    public let port: UInt16
+    /// `http://127.0.0.1:<port>`: append the API's paths to it.
+    public let baseURL: URL
+    private let server: HTTPServer
+
+    /// Starts a server: listening when this returns.
+    ///
+    /// - Throws: `DemoServerError` when the socket cannot be made or bound, typically a fixed
+    ///   `port` already in use.
+    public init(configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        let api = DemoAPI(seed: configuration.seed, tokenLifetime: Self.clamped(configuration.tokenLifetime, least: 0))
+        let settings = ConnectionSettings(
+            idleTimeout: .milliseconds(Int64(Self.clamped(configuration.idleTimeout, least: 0.01) * 1000)),
+            maxBodyBytes: max(0, configuration.maxBodyBytes),
+            spillThreshold: max(0, configuration.spillThreshold),
+            log: configuration.log
+        )
+        server = try HTTPServer(
+            port: configuration.port, maxConnections: max(1, configuration.maxConnections),
+            settings: settings, handler: api
+        )
+        port = server.port
+        // A numeric loopback URL always parses.
+        baseURL = URL(string: "http://127.0.0.1:\(server.port)")!
+    }
+
+    /// Starts a server; the same as `init(configuration:)`, spelled as what it does.
+    ///
+    /// - Throws: `DemoServerError` when the socket cannot be made or bound.
+    public static func start(configuration: Configuration = Configuration()) throws -> DemoServer {
+        try DemoServer(configuration: configuration)
+    }
+
+    deinit {
+        server.stop()
+    }
+
+    /// Seconds within `least...1e9` (about 30 years), so no setting, infinite or NaN included, can
+    /// overflow a conversion to milliseconds.
+    private static func clamped(_ seconds: Double, least: Double) -> Double {
+        seconds.isNaN ? least : min(max(seconds, least), 1e9)
+    }
+
+    /// Stops serving: closes the listening socket and every connection (requests in progress are cut
+    /// off), and returns once every thread the server started has ended. Calling it again does
+    /// nothing; calls from several threads at once all return after the server has stopped.
+    public func stop() {
+        server.stop()
+    }
+}

@@ -1,0 +1,187 @@
+/// The limits one connection works within, taken from `DemoServer.Configuration`.
+struct ConnectionSettings: Sendable {
+    var idleTimeout: Duration
+    var maxBodyBytes: Int
+    var spillThreshold: Int
+    var log: (@Sendable (String) -> Void)?
+}
+
+/// One client connection, served on its own thread from first byte to close.
+///
+/// Requests are answered one at a time in arrival order, which is what pipelining requires. Every
+/// wait (for bytes, for room to write, for an injected delay) is a `poll` bounded by the idle
+/// timeout and woken by the server's stop pipe, so a silent or stuck client costs one sleeping thread
+/// and never blocks anyone else or `stop()`. The socket is closed when `run` returns.
+final class Connection {
+    private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+    /// Bodies up to this size go out in the same write as the head; larger ones separately, to avoid
+    /// copying a large photo just to prepend a few header bytes.
+    private static let coalesceLimit = 16 * 1024
+
+    private let fd: Int32
+    private let peer: String
+    private let wake: Int32
+    private let settings: ConnectionSettings
+    private let handler: any HTTPHandler
+    private var parser: HTTPRequestParser
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    private var lastActivity = ContinuousClock.now
+    private var headStart = ContinuousClock.now
+
+    init(fd: Int32, peer: String, wake: Int32, settings: ConnectionSettings, handler: any HTTPHandler) {
+        self.fd = fd
+        self.peer = peer
+        self.wake = wake
+        self.settings = settings
+        self.handler = handler
+        parser = HTTPRequestParser(maxBodyBytes: settings.maxBodyBytes)
+    }
+
+    func run() {
+        defer { Posix.closeDescriptor(fd) }
+        var head: HTTPRequestHead?
+        let body = RequestBody(spillThreshold: settings.spillThreshold)
+        defer { body.close() }
+        while true {
+            let event: HTTPRequestParser.Event?
+            do {
+                event = try parser.next()
+            } catch {
+                refuse(error, head: head)
+                return
+            }
+            switch event {
+            case .head(let received):
+                head = received
+                if received.expectsContinue, received.framing != .none {
+                    guard send(Self.continueResponse[...]) else { return }
+                }
+            case .body(let piece):
+                do {
+                    try body.append(piece)
+                } catch {
+                    refuse(HTTPParseError(status: 500, message: "could not store the body: \(error)"), head: head)
+                    return
+                }
+            case .end:
+                guard let request = head else { return }
+                let keepOpen = respond(to: request, body: body)
+                body.close()
+                head = nil
+                // The idle timeout counts from the answer, not from the request: an injected delay
+                // longer than the timeout must not close the connection the moment it answers.
+                headStart = .now
+                lastActivity = .now
+                guard keepOpen else { return }
+            case nil:
+                guard readMore(head: head) else { return }
+            }
+        }
+    }
+
+    /// Waits for and reads the next bytes; false when the connection is over.
+    private func readMore(head: HTTPRequestHead?) -> Bool {
+        let idle = parser.isBetweenRequests
+        // The whole head must arrive within one timeout (so a trickle cannot hold a thread);
+        // otherwise the timeout is on silence, so large uploads may take as long as they need.
+        let deadline = parser.isReadingHead && !idle ? headStart + settings.idleTimeout : lastActivity + settings.idleTimeout
+        switch Posix.wait(for: fd, wake: wake, until: deadline) {
+        case .stopping:
+            return false
+        case .timedOut:
+            if !idle { refuse(.timeout, head: head) }
+            return false
+        case .ready:
+            let count = readBuffer.withUnsafeMutableBytes { Posix.receive(fd, into: $0) }
+            guard let count else { return true }
+            guard count > 0 else { return false }
+            if idle { headStart = .now }
+            lastActivity = .now
+            readBuffer.withUnsafeBytes { parser.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            return true
+        }
+    }
+
+    /// Hands a complete request to the handler and writes its reply; false when the connection
+    /// must close afterwards.
+    private func respond(to head: HTTPRequestHead, body: RequestBody) -> Bool {
+        let started = ContinuousClock.now
+        let wake = self.wake
+        let exchange = HTTPExchange(head: head, body: body, peer: peer) { duration in
+            Posix.wait(for: nil, wake: wake, until: .now + duration) == .timedOut
+        }
+        switch handler.reply(to: exchange) {
+        case .drop:
+            log(head, status: nil, bytes: 0, since: started, note: "dropped (X-Demo-Fault)")
+            return false
+        case .respond(let response, let truncateAfter):
+            let closing = !head.keepAlive
+            let headBytes = response.serializedHead(closing: closing, keepAlive: head.version == .http1_0)
+            let bodyBytes = response.bodyToSend(headRequest: head.method == "HEAD")
+            if let truncateAfter {
+                let all = headBytes + bodyBytes
+                _ = send(all[0..<min(truncateAfter, all.count)])
+                log(head, status: response.status, bytes: bodyBytes.count, since: started,
+                    note: "cut after \(truncateAfter) bytes (X-Demo-Fault)")
+                return false
+            }
+            let sent = bodyBytes.count <= Self.coalesceLimit
+                ? send((headBytes + bodyBytes)[...])
+                : send(headBytes[...]) && send(bodyBytes[...])
+            log(head, status: response.status, bytes: bodyBytes.count, since: started, note: nil)
+            return sent && !closing
+        }
+    }
+
+    /// Answers a request the HTTP layer refused, then closes without resetting the connection.
+    private func refuse(_ error: HTTPParseError, head: HTTPRequestHead?) {
+        handler.recordMalformedRequest()
+        let response = HTTPResponse.message(error.status, error.message)
+        let bytes = response.serializedHead(closing: true) + response.body
+        let started = ContinuousClock.now
+        if send(bytes[...]) { lingeringClose() }
+        if let head {
+            log(head, status: error.status, bytes: response.body.count, since: started, note: error.message)
+        } else {
+            settings.log?("\(peer) (malformed request) \(error.status) \(error.message)")
+        }
+    }
+
+    /// Stops sending and reads what the client still sends for a moment, so that its unread bytes do
+    /// not make the kernel reset the connection before it has read the error response (RFC 9112 §9.6).
+    private func lingeringClose() {
+        Posix.shutdownWrite(fd)
+        let deadline = ContinuousClock.now + min(settings.idleTimeout, .seconds(2))
+        while Posix.wait(for: fd, wake: wake, until: deadline) == .ready {
+            let count = readBuffer.withUnsafeMutableBytes { Posix.receive(fd, into: $0) }
+            if let count, count <= 0 { return }
+        }
+    }
+
+    /// Writes all of `bytes`, waiting for room as needed; false when the client went away, stopped
+    /// reading for a whole idle timeout, or the server is stopping.
+    private func send(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
+            let sent = bytes[offset...].withUnsafeBytes { Posix.send(fd, $0) }
+            if sent < 0 { return false }
+            if sent == 0 {
+                guard Posix.wait(for: fd, writable: true, wake: wake, until: .now + settings.idleTimeout) == .ready else {
+                    return false
+                }
+            }
+            offset += sent
+        }
+        return true
+    }
+
+    private func log(_ head: HTTPRequestHead, status: Int?, bytes: Int, since: ContinuousClock.Instant, note: String?) {
+        guard let log = settings.log else { return }
+        let elapsed = ContinuousClock.now - since
+        let millis = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        var line = "\(peer) \"\(head.method) \(head.target) \(head.version)\" \(status.map(String.init) ?? "-") "
+            + "\(bytes)B \((millis * 10).rounded() / 10)ms"
+        if let note { line += " \(note)" }
+        log(line)
+    }
+}

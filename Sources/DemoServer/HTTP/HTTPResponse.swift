@@ -1,0 +1,98 @@
+/// A response to write: status, header fields and the whole body.
+///
+/// `serializedHead` adds `Content-Length` (every response but 204 has one; RFC 9110 §8.6 forbids it
+/// there), `Date`, and `Connection: close` when the connection ends after it.
+struct HTTPResponse: Sendable {
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+
+    init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response, typed `application/json; charset=utf-8`.
+    static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(
+            status: status,
+            headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
+            body: value.serialized()
+        )
+    }
+
+    /// `{"message": text}` with `status`: the shape of every error body of the API.
+    static func message(_ status: Int, _ text: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        json(status, .object([("message", .string(text))]), headers: headers)
+    }
+
+    mutating func setHeader(_ name: String, _ value: String) {
+        headers.removeAll { $0.name.lowercased() == name.lowercased() }
+        headers.append((name, value))
+    }
+
+    /// Statuses whose responses never carry a body (RFC 9110 §15.3.5, §15.4.5).
+    var forbidsBody: Bool { status == 204 || status == 304 }
+
+    /// The status line and header fields on the wire, ending with the empty line. `keepAlive` adds
+    /// `Connection: keep-alive`, which an HTTP/1.0 client needs to keep the connection open.
+    func serializedHead(closing: Bool, keepAlive: Bool = false) -> [UInt8] {
+        var text = "HTTP/1.1 \(status) \(Self.reason(for: status))\r\n"
+        for (name, value) in headers where !["content-length", "connection", "date"].contains(name.lowercased()) {
+            text += "\(name): \(value)\r\n"
+        }
+        if status != 204 {
+            text += "Content-Length: \(forbidsBody ? 0 : body.count)\r\n"
+        }
+        text += "Date: \(HTTPDate.now())\r\n"
+        if closing {
+            text += "Connection: close\r\n"
+        } else if keepAlive {
+            text += "Connection: keep-alive\r\n"
+        }
+        text += "\r\n"
+        return Array(text.utf8)
+    }
+
+    /// The body bytes that follow the head: none for HEAD (which keeps the `Content-Length` of the
+    /// body it omits) or for a status that forbids a body.
+    func bodyToSend(headRequest: Bool) -> [UInt8] {
+        headRequest || forbidsBody ? [] : body
+    }
+
+    static func reason(for status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 204: "No Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 413: "Content Too Large"
+        case 415: "Unsupported Media Type"
+        case 417: "Expectation Failed"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
+        default: "Status \(status)"
+        }
+    }
+}

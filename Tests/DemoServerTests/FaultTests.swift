@@ -1,0 +1,143 @@
+import XCTest
+@testable import DemoServer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `X-Demo-Fault`: failures on demand, applied before authentication and routing.
+final class FaultTests: ServerTestCase {
+    private func faulted(_ value: String, _ path: String = "/health", token: String? = nil) async throws -> Reply {
+        try await send("GET", path, headers: ["X-Demo-Fault": value], token: token)
+    }
+
+    func test_status_answersThatStatusWithInjectedMessageAndRetryAfter() async throws {
+        let reply = try await faulted("status=503; retry-after=1")
+        XCTAssertEqual(reply.status, 503)
+        XCTAssertEqual(reply.text, #"{"message":"injected"}"#)
+        XCTAssertEqual(reply.headers["retry-after"], "1")
+        XCTAssertEqual(reply.headers["content-type"], "application/json; charset=utf-8")
+    }
+
+    func test_status_appliesBeforeAuthenticationAndRouting() async throws {
+        let protected = try await faulted("status=500", "/orders/1")
+        XCTAssertEqual(protected.status, 500)
+        let unknown = try await faulted("status=429", "/nowhere")
+        XCTAssertEqual(unknown.status, 429)
+    }
+
+    func test_times_appliesOnlyToTheFirstKRequestsWithThatValue() async throws {
+        var statuses: [Int] = []
+        for _ in 0..<4 { statuses.append(try await faulted("status=503;times=2").status) }
+        XCTAssertEqual(statuses, [503, 503, 200, 200])
+        // Another value has its own count.
+        let other = try await faulted("status=502;times=1")
+        XCTAssertEqual(other.status, 502)
+    }
+
+    func test_reset_restartsTheTimesCounters() async throws {
+        _ = try await faulted("status=503;times=1")
+        let spent = try await faulted("status=503;times=1")
+        XCTAssertEqual(spent.status, 200)
+        _ = try await send("POST", "/_demo/reset")
+        let again = try await faulted("status=503;times=1")
+        XCTAssertEqual(again.status, 503)
+    }
+
+    func test_delay_waitsBeforeAnswering() async throws {
+        let start = ContinuousClock.now
+        let reply = try await faulted("delay=300ms")
+        XCTAssertEqual(reply.status, 200)
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - start, .milliseconds(300))
+    }
+
+    func test_delayWithStatus_waitsThenAnswersTheStatus() async throws {
+        let start = ContinuousClock.now
+        let reply = try await faulted("delay=200ms;status=504")
+        XCTAssertEqual(reply.status, 504)
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - start, .milliseconds(200))
+    }
+
+    func test_drop_closesTheConnectionWithoutAnyByte() throws {
+        let client = try rawClient()
+        client.send("GET /health HTTP/1.1\nHost: x\nX-Demo-Fault: drop\n\n".crlf)
+        let (closed, bytes) = client.readUntilClosed()
+        XCTAssertTrue(closed)
+        XCTAssertEqual(bytes, [])
+    }
+
+    func test_drop_failsTheURLSessionRequest() async throws {
+        do {
+            let reply = try await faulted("drop")
+            XCTFail("expected a network error, got \(reply.status)")
+        } catch {
+            XCTAssertTrue(error is URLError, "\(error)")
+        }
+    }
+
+    func test_dropAfter_sendsExactlyTheFirstNBytesThenCloses() throws {
+        let client = try rawClient()
+        client.send("GET /health HTTP/1.1\nHost: x\nX-Demo-Fault: drop-after=12\n\n".crlf)
+        let (closed, bytes) = client.readUntilClosed()
+        XCTAssertTrue(closed)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "HTTP/1.1 200")
+    }
+
+    func test_garbageBody_answers200WithNonJSONBodyTypedAsJSON() async throws {
+        let reply = try await faulted("body=garbage")
+        XCTAssertEqual(reply.status, 200)
+        XCTAssertEqual(reply.headers["content-type"], "application/json; charset=utf-8")
+        XCTAssertFalse(reply.body.isEmpty)
+        XCTAssertNil(reply.json)
+    }
+
+    func test_contentType_handlesNormallyButAnswersWithThatType() async throws {
+        let token = try await login().token
+        let reply = try await faulted("content-type=text/html", "/orders/1", token: token)
+        XCTAssertEqual(reply.status, 200)
+        XCTAssertEqual(reply.headers["content-type"], "text/html")
+        XCTAssertEqual(reply.object["id"] as? Int, 1)
+    }
+
+    func test_badValues_answer400() async throws {
+        for value in ["status=abc", "status=700", "status=199", "delay=fast", "delay=5", "delay=-1s", "drop-after=x",
+                      "body=json", "times=-1", "drop=yes", "retry-after=soon", "content-type="] {
+            let reply = try await faulted(value)
+            XCTAssertEqual(reply.status, 400, value)
+            XCTAssertTrue(reply.message?.hasPrefix("X-Demo-Fault has a bad value for") == true, value)
+        }
+    }
+
+    func test_unknownKeys_areIgnored() async throws {
+        let reply = try await faulted("flavour=strawberry;;")
+        XCTAssertEqual(reply.status, 200)
+        XCTAssertEqual(reply.text, #"{"status":"ok"}"#)
+    }
+
+    func test_faultedRequests_areCountedInStats() async throws {
+        _ = try await faulted("status=503")
+        _ = try await faulted("status=503")
+        let stats = try await stats()
+        XCTAssertEqual(stats["requests"] as? [String: Int], ["GET /health": 2])
+    }
+}
+
+/// The fault header parser on its own.
+final class FaultParsingTests: XCTestCase {
+    func test_parse_readsEveryKnownKey() throws {
+        let fault = try Fault.parse("status=503; retry-after=2; delay=250ms; drop-after=10; body=garbage; content-type=text/html; times=3; drop")
+        var expected = Fault()
+        expected.status = 503
+        expected.retryAfter = 2
+        expected.delay = .milliseconds(250)
+        expected.dropAfter = 10
+        expected.garbageBody = true
+        expected.contentType = "text/html"
+        expected.times = 3
+        expected.drop = true
+        XCTAssertEqual(fault, expected)
+    }
+
+    func test_parse_readsSecondsDelays() throws {
+        XCTAssertEqual(try Fault.parse("delay=5s").delay, .seconds(5))
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A blocking TCP client for sending exact bytes to a test server on 127.0.0.1 and reading what
+/// comes back, including nothing at all. Every read is bounded by `readTimeout`, so a test can never
+/// hang on a server that does not answer.
+final class RawClient {
+    struct Response: Equatable {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+
+        /// The `message` of a `{"message": ...}` error body.
+        var message: String? {
+            (try? JSONSerialization.jsonObject(with: Data(body))).flatMap { ($0 as? [String: Any])?["message"] as? String }
+        }
+    }
+
+    enum Failure: Error {
+        case connect(Int32)
+        case closedBeforeResponse([UInt8])
+        case timedOut([UInt8])
+        case malformedResponse(String)
+    }
+
+    let fd: Int32
+    private var pending: [UInt8] = []
+
+    init(port: UInt16, readTimeout: Double = 5) throws {
+        #if canImport(Glibc)
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            _ = close(fd)
+            throw Failure.connect(code)
+        }
+        setReadTimeout(readTimeout)
+    }
+
+    deinit {
+        _ = close(fd)
+    }
+
+    func setReadTimeout(_ seconds: Double) {
+        var timeout = timeval()
+        timeout.tv_sec = .init(seconds.rounded(.down))
+        // `tv_usec` is Int on Glibc and Int32 on Darwin.
+        timeout.tv_usec = .init((seconds - seconds.rounded(.down)) * 1_000_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Sends every byte; returns false if the server had already closed the connection.
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            #if canImport(Glibc)
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            #else
+            let sent = bytes[offset...].withUnsafeBytes { Darwin.send(fd, $0.baseAddress, $0.count, 0) }
+            #endif
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        send(Array(text.utf8))
+    }
+
+    /// One response, its body delimited by `Content-Length` (absent for 1xx, 204, and HEAD answers).
+    func readResponse(headRequest: Bool = false) throws -> Response {
+        var headEnd: Int?
+        while headEnd == nil {
+            if let range = pending.firstRange(of: Array("\r\n\r\n".utf8)) {
+                headEnd = range.upperBound
+            } else {
+                try fill()
+            }
+        }
+        let headText = String(decoding: pending[0..<headEnd!], as: UTF8.self)
+        var lines = headText.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, statusLine[0] == "HTTP/1.1", let status = Int(statusLine[1]) else {
+            throw Failure.malformedResponse(headText)
+        }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { throw Failure.malformedResponse(headText) }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        pending.removeFirst(headEnd!)
+        let hasBody = !headRequest && status >= 200 && status != 204 && status != 304
+        let length = hasBody ? Int(headers["content-length"] ?? "0") ?? 0 : 0
+        while pending.count < length { try fill() }
+        let body = Array(pending[0..<length])
+        pending.removeFirst(length)
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// Reads until the server closes: true if it closed within the read timeout, false otherwise.
+    /// Whatever arrived before the close is returned too.
+    func readUntilClosed() -> (closed: Bool, bytes: [UInt8]) {
+        while true {
+            do {
+                try fill()
+            } catch Failure.closedBeforeResponse {
+                let bytes = pending
+                pending = []
+                return (true, bytes)
+            } catch {
+                return (false, pending)
+            }
+        }
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count > 0 {
+            pending += chunk[0..<count]
+        } else if count == 0 || errno == ECONNRESET {
+            throw Failure.closedBeforeResponse(pending)
+        } else if errno == EINTR {
+            return
+        } else {
+            throw Failure.timedOut(pending)
+        }
+    }
+}
+
+extension String {
+    /// The text with `\n` line ends turned into CRLF, so request literals stay readable.
+    var crlf: String { replacingOccurrences(of: "\n", with: "\r\n") }
+}
+
+/// The number of descriptors this process has open.
+func openFileDescriptorCount() -> Int {
+    #if os(Linux)
+    let directory = "/proc/self/fd"
+    #else
+    let directory = "/dev/fd"
+    #endif
+    return (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? -1
+}
