@@ -3,15 +3,14 @@ import Foundation
 // baton-bench [SUITE ...] [--quick] [--json]
 //
 // Measures Baton against baselines run in the same process, and prints each figure with its
-// ratio (Baton / baseline). Suites: promise. With no suite named, runs them all. `--quick` uses
-// small counts (a smoke run for CI); `--json` prints one JSON array of
+// ratio (Baton / baseline). Suites: promise, server, client; with none named, runs them all.
+// `--quick` uses small counts (a smoke run for CI); `--json` prints one JSON array of
 // {"name", "value", "unit", "baseline", "ratio"} objects instead of tables.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--profile-step" { for _ in 0..<(Int(arguments.dropFirst().first ?? "") ?? 20) { blackHole(PromiseSuite.batonChain(steps: 100_000)) }; exit(0) }
 let quick = arguments.contains("--quick")
 let json = arguments.contains("--json")
-let knownSuites = ["promise"]
+let knownSuites = ["promise", "server", "client"]
 let unknownFlags = arguments.filter { $0.hasPrefix("--") && !["--quick", "--json"].contains($0) }
 let named = arguments.filter { !$0.hasPrefix("--") }
 let unknownSuites = named.filter { !knownSuites.contains($0) }
@@ -27,9 +26,16 @@ let suites = named.isEmpty ? knownSuites : named
 var all: [BenchResult] = []
 for suite in suites {
     let results: [BenchResult]
-    switch suite {
-    case "promise": results = await PromiseSuite.run(quick: quick)
-    default: results = []
+    do {
+        switch suite {
+        case "promise": results = await PromiseSuite.run(quick: quick)
+        case "server": results = try ServerSuite.run(quick: quick)
+        case "client": results = try ClientSuite.run(quick: quick)
+        default: results = []
+        }
+    } catch {
+        FileHandle.standardError.write(Data("baton-bench: suite \(suite) failed: \(error)\n".utf8))
+        exit(1)
     }
     all += results
     if !json { Report.printTable(suite: suite, results) }

@@ -7,9 +7,9 @@ typealias PromiseHandler = @Sendable (PromiseEvent) -> Void
 /// Most promises have exactly one handler (the next step of a chain), so a single handler is kept
 /// without allocating an array.
 @usableFromInline
-struct HandlerList {
+struct HandlerList: Sendable {
     @usableFromInline
-    enum Storage {
+    enum Storage: Sendable {
         case none
         case one(PromiseHandler)
         case many([PromiseHandler])

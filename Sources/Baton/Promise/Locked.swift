@@ -9,8 +9,8 @@ final class Locked<State>: Sendable {
         mutex = Mutex(state)
     }
 
-    func withLock<R>(_ body: (inout sending State) throws -> sending R) rethrows -> sending R {
-        try mutex.withLock(body)
+    func withLock<R: Sendable>(_ body: (inout State) throws -> R) rethrows -> R {
+        try mutex.withLock(annotating: self, body)
     }
 }
 

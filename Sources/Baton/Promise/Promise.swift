@@ -137,7 +137,7 @@ public final class Promise<Value: Sendable>: Sendable {
 
     /// The promise's current state.
     public var state: PromiseState {
-        core.withLock { core in
+        core.withLock(annotating: self) { core in
             switch core.outcome {
             case nil: return core.isPaused ? .paused : .running
             case .fulfilled?: return .fulfilled
@@ -150,7 +150,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// `.failure(CancellationError())`.
     @inlinable
     public var result: Result<Value, any Error>? {
-        core.withLock { $0.outcome }.map(Self.result(of:))
+        core.withLock(annotating: self) { $0.outcome }.map(Self.result(of:))
     }
 
     // MARK: - Controlling the work
@@ -172,7 +172,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// ``cancel()`` and of timeouts. Returns whether this call settled the promise.
     @discardableResult
     func cancel(with error: any Error) -> Bool {
-        guard let action = core.withLock({ $0.settle(.rejected(error)) }) else { return false }
+        guard let action = core.withLock(annotating: self, { $0.settle(.rejected(error)) }) else { return false }
         action.upstream?.cancelWork()
         if action.deliver { DeliveryQueue.schedule(self) }
         return true
@@ -182,7 +182,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// the newest value, delivered on ``resume()``); a fulfil or reject still settles it at once.
     /// Does nothing unless the promise is running.
     public func pause() {
-        let upstream: (any PromiseControl)? = core.withLock { core in
+        let upstream: (any PromiseControl)? = core.withLock(annotating: self) { core in
             guard core.outcome == nil, !core.isPaused else { return nil }
             core.isPaused = true
             return core.upstream
@@ -193,7 +193,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// Resumes a paused promise: the running step's resume handler runs, then the newest progress
     /// held back while paused is delivered. Does nothing unless the promise is paused.
     public func resume() {
-        let action: (upstream: (any PromiseControl)?, deliver: Bool)? = core.withLock { core in
+        let action: (upstream: (any PromiseControl)?, deliver: Bool)? = core.withLock(annotating: self) { core in
             guard core.outcome == nil, core.isPaused else { return nil }
             core.isPaused = false
             return (core.upstream, core.heldProgress != nil && core.beginDelivery())
@@ -223,7 +223,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// Settles the promise if it is pending. Returns whether this call settled it.
     @inlinable @discardableResult
     func settle(_ outcome: PromiseOutcome) -> Bool {
-        guard let action = core.withLock({ $0.settle(outcome) }) else { return false }
+        guard let action = core.withLock(annotating: self, { $0.settle(outcome) }) else { return false }
         action.upstream?.release()
         if action.deliver { DeliveryQueue.schedule(self) }
         return true
@@ -232,7 +232,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// Reports progress if pending; dropped once settled.
     @inlinable
     func report(_ progress: PromiseProgress) {
-        let deliver: Bool = core.withLock { core in
+        let deliver: Bool = core.withLock(annotating: self) { core in
             guard core.outcome == nil else { return false }
             core.heldProgress = progress
             return !core.isPaused && core.beginDelivery()
@@ -243,7 +243,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// Adds a handler; runs it (through the delivery loop) if the promise has already settled.
     @inlinable
     func subscribe(_ handler: @escaping PromiseHandler) {
-        let deliver: Bool = core.withLock { core in
+        let deliver: Bool = core.withLock(annotating: self) { core in
             core.handlers.append(handler)
             return core.outcome != nil && core.beginDelivery()
         }
@@ -261,7 +261,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// promise was cancelled meanwhile, cancels `upstream` instead; if it is paused, pauses it.
     @inlinable
     func wait(for upstream: any PromiseControl) {
-        let state: (isSettled: Bool, isPaused: Bool) = core.withLock { core in
+        let state: (isSettled: Bool, isPaused: Bool) = core.withLock(annotating: self) { core in
             guard core.outcome == nil else { return (true, false) }
             core.upstream = upstream
             return (false, core.isPaused)
@@ -275,7 +275,7 @@ public final class Promise<Value: Sendable>: Sendable {
     }
 
     @inlinable
-    var isPending: Bool { core.withLock { $0.outcome == nil } }
+    var isPending: Bool { core.withLock(annotating: self) { $0.outcome == nil } }
 
     /// The typed result an outcome of this promise stands for.
     @inlinable
@@ -293,7 +293,7 @@ extension Promise: Deliverable {
     /// promise's handlers in order and never concurrent with each other.
     @inlinable
     func deliver() {
-        while let (event, handlers) = core.withLock({ $0.nextDelivery() }) {
+        while let (event, handlers) = core.withLock(annotating: self, { $0.nextDelivery() }) {
             handlers.forEach { $0(event) }
         }
     }

@@ -37,22 +37,22 @@ public final class PromiseConfiguration: Sendable {
 
     /// Runs when the promise is paused while pending.
     public var pause: (@Sendable () -> Void)? {
-        get { handlers.withLock { $0.pause } }
-        set { handlers.withLock { if !$0.isFinished { $0.pause = newValue } } }
+        get { handlers.withLock(annotating: self) { $0.pause } }
+        set { handlers.withLock(annotating: self) { if !$0.isFinished { $0.pause = newValue } } }
     }
 
     /// Runs when a paused promise is resumed.
     public var resume: (@Sendable () -> Void)? {
-        get { handlers.withLock { $0.resume } }
-        set { handlers.withLock { if !$0.isFinished { $0.resume = newValue } } }
+        get { handlers.withLock(annotating: self) { $0.resume } }
+        set { handlers.withLock(annotating: self) { if !$0.isFinished { $0.resume = newValue } } }
     }
 
     /// Runs once when the promise is cancelled while pending. Set after the cancellation, it runs
     /// at once.
     public var cancel: (@Sendable () -> Void)? {
-        get { handlers.withLock { $0.cancel } }
+        get { handlers.withLock(annotating: self) { $0.cancel } }
         set {
-            let runNow: (@Sendable () -> Void)? = handlers.withLock { state in
+            let runNow: (@Sendable () -> Void)? = handlers.withLock(annotating: self) { state in
                 if state.wasCancelled { return newValue }
                 if !state.isFinished { state.cancel = newValue }
                 return nil
@@ -64,7 +64,7 @@ public final class PromiseConfiguration: Sendable {
 
 extension PromiseConfiguration: PromiseControl {
     @usableFromInline func cancelWork() {
-        let handler: (@Sendable () -> Void)? = handlers.withLock { state in
+        let handler: (@Sendable () -> Void)? = handlers.withLock(annotating: self) { state in
             guard !state.isFinished else { return nil }
             let handler = state.cancel
             state = Handlers(wasCancelled: true, isFinished: true)
@@ -74,15 +74,15 @@ extension PromiseConfiguration: PromiseControl {
     }
 
     @usableFromInline func pauseWork() {
-        handlers.withLock { $0.pause }?()
+        handlers.withLock(annotating: self) { $0.pause }?()
     }
 
     @usableFromInline func resumeWork() {
-        handlers.withLock { $0.resume }?()
+        handlers.withLock(annotating: self) { $0.resume }?()
     }
 
     @usableFromInline func release() {
-        handlers.withLock { state in
+        handlers.withLock(annotating: self) { state in
             if !state.isFinished { state = Handlers(isFinished: true) }
         }
     }

@@ -1,0 +1,129 @@
+import Baton
+import DemoServer
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `baton-bench client`: requests per second of `GET /orders/1` decoded into an `Order`, through
+/// Baton and through URLSession plus JSONDecoder by hand, against one DemoServer over loopback,
+/// at concurrency 1 and 32. The ratio is Baton / raw, so above 1 is faster.
+enum ClientSuite {
+    struct Order: Decodable, Sendable {
+        var id: Int
+        var name: String
+        var ordersum: Int
+        var subtotal: Int
+        var bikou: String
+    }
+
+    static func run(quick: Bool) throws -> [BenchResult] {
+        let server = try DemoServer.start(configuration: DemoServer.Configuration(tokenLifetime: 3600))
+        defer { server.stop() }
+        let token = try login(baseURL: server.baseURL)
+        let requests = quick ? 300 : 4_000
+        var results: [BenchResult] = []
+        for concurrency in [1, 32] {
+            // Warm both paths (connections, caches) before measuring.
+            _ = measureBaton(server.baseURL, token: token, requests: 64, concurrency: concurrency)
+            _ = measureRaw(server.baseURL, token: token, requests: 64, concurrency: concurrency)
+            let raw = measureRaw(server.baseURL, token: token, requests: requests, concurrency: concurrency)
+            let baton = measureBaton(server.baseURL, token: token, requests: requests, concurrency: concurrency)
+            results.append(BenchResult(
+                name: "client.orders.c\(concurrency).vs_urlsession",
+                label: "GET /orders/1, \(concurrency) at once",
+                value: baton, unit: "req/s", baseline: raw, baselineLabel: "URLSession",
+                target: .atLeast(0.9)
+            ))
+        }
+        return results
+    }
+
+    /// Runs `requests` calls, `concurrency` at a time, each starting the next when it finishes;
+    /// returns calls per second.
+    private static func drive(requests: Int, concurrency: Int, call: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> Double {
+        let remaining = Remaining(requests)
+        let group = DispatchGroup()
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<min(concurrency, requests) {
+            group.enter()
+            @Sendable func next() {
+                guard remaining.take() else { return group.leave() }
+                call(next)
+            }
+            next()
+        }
+        group.wait()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return Double(requests) / seconds
+    }
+
+    private static func measureBaton(_ baseURL: URL, token: String, requests: Int, concurrency: Int) -> Double {
+        let client = Client(baseURL: baseURL) { configuration in
+            configuration.headers["Authorization"] = "Bearer \(token)"
+        }
+        let endpoint = Request<Order>(.get, "orders/1")
+        return drive(requests: requests, concurrency: concurrency) { done in
+            client.send(endpoint).always { done() }
+        }
+    }
+
+    private static func measureRaw(_ baseURL: URL, token: String, requests: Int, concurrency: Int) -> Double {
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        var request = URLRequest(url: baseURL.appendingPathComponent("orders/1"))
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let prepared = request
+        return drive(requests: requests, concurrency: concurrency) { done in
+            session.dataTask(with: prepared) { data, response, _ in
+                if let data, (response as? HTTPURLResponse)?.statusCode == 200 {
+                    blackHole(try? JSONDecoder().decode(Order.self, from: data))
+                }
+                done()
+            }.resume()
+        }
+    }
+
+    private static func login(baseURL: URL) throws -> String {
+        struct Token: Decodable, Sendable { var token: String }
+        let client = Client(baseURL: baseURL)
+        let login = Request<Token>(.post, "tokens", body: .form([("grant_type", "password"), ("username", "demo"), ("password", "demo")]))
+        let semaphore = DispatchSemaphore(value: 0)
+        let outcome = Locked<Result<Token, any Error>?>(nil)
+        client.send(login).then { result in outcome.withLock { $0 = result }; semaphore.signal() }
+        semaphore.wait()
+        return try outcome.withLock { $0! }.get().token
+    }
+}
+
+/// A countdown shared by the workers of one measurement.
+private final class Remaining: @unchecked Sendable {
+    // `lock` guards `count`.
+    private let lock = NSLock()
+    private var count: Int
+
+    init(_ count: Int) { self.count = count }
+
+    func take() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard count > 0 else { return false }
+        count -= 1
+        return true
+    }
+}
+
+/// A value behind a lock, for results handed back from callbacks.
+final class Locked<Value>: @unchecked Sendable {
+    // `lock` guards `value`.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
