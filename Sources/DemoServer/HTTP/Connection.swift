@@ -107,12 +107,15 @@ final class Connection {
     private func respond(to head: HTTPRequestHead, body: RequestBody) -> Bool {
         let started = ContinuousClock.now
         let wake = self.wake
+        let fd = self.fd
+        let hungUp = HangUpFlag()
         let exchange = HTTPExchange(head: head, body: body, peer: peer) { duration in
-            Posix.wait(for: nil, wake: wake, until: .now + duration) == .timedOut
+            Self.pause(duration, watching: fd, wake: wake, hungUp: hungUp)
         }
         switch handler.reply(to: exchange) {
         case .drop:
-            log(head, status: nil, bytes: 0, since: started, note: "dropped (X-Demo-Fault)")
+            let note = hungUp.value ? "abandoned: the client closed the connection during the delay" : "dropped (X-Demo-Fault)"
+            log(head, status: nil, bytes: 0, since: started, note: note)
             return false
         case .respond(let response, let truncateAfter):
             let closing = !head.keepAlive
@@ -184,4 +187,31 @@ final class Connection {
         if let note { line += " \(note)" }
         log(line)
     }
+
+    /// Waits out an injected delay, unless the server stops or the client hangs up (a cancelled
+    /// request): then returns false, so that the request's work is abandoned as a real server
+    /// would abandon it. Bytes of a pipelined next request do not count as a hang-up.
+    private static func pause(_ duration: Duration, watching fd: Int32, wake: Int32, hungUp: HangUpFlag) -> Bool {
+        let deadline = ContinuousClock.now + duration
+        var watched: Int32? = fd
+        while true {
+            switch Posix.wait(for: watched, wake: wake, until: deadline) {
+            case .timedOut:
+                return true
+            case .stopping:
+                return false
+            case .ready:
+                if Posix.peerHasClosed(fd) {
+                    hungUp.value = true
+                    return false
+                }
+                watched = nil  // data waiting (a pipelined request): sleep on the wake pipe alone
+            }
+        }
+    }
+}
+
+/// Set when the client hung up during an injected delay; read on the same connection thread.
+private final class HangUpFlag {
+    var value = false
 }

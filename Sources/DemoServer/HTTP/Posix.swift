@@ -187,6 +187,15 @@ enum Posix {
         }
     }
 
+    /// Whether the peer has closed its end: the socket reads as end-of-file (or fails), peeked so
+    /// that any bytes waiting stay for the parser.
+    static func peerHasClosed(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if count == 0 { return true }
+        return count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR
+    }
+
     /// Close-on-exec so a child process (the benchmark's python3) never inherits a socket, and
     /// non-blocking so that every wait is a `poll` that the stop pipe can interrupt.
     private static func prepare(_ fd: Int32) {
