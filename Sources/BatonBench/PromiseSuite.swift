@@ -3,8 +3,11 @@ import Baton
 /// `baton-bench promise`: what a promise step costs, against the two ways of chaining work that
 /// Swift offers without a library.
 ///
-/// - closure: a continuation-passing chain of plain closures, each step allocating its closure
-///   (driven from a loop, since a recursive chain a million deep would overflow the stack).
+/// - closure: a continuation-passing chain of plain closures, each step allocating its
+///   continuation (driven from a loop, since a recursive chain a million deep would overflow the
+///   stack).
+/// - direct closure, for scale: a chain of plain functions with no continuations, the floor
+///   under any chaining mechanism.
 /// - Task-per-step: Swift concurrency, each step a `Task { }` awaiting the previous step's value.
 enum PromiseSuite {
     static func run(quick: Bool) async -> [BenchResult] {
@@ -18,6 +21,7 @@ enum PromiseSuite {
 
         let batonStep = Measure.bestNanoseconds(runs: runs) { blackHole(batonChain(steps: steps)) } / Double(steps)
         let closureStep = Measure.bestNanoseconds(runs: runs) { blackHole(closureChain(steps: steps)) } / Double(steps)
+        let directStep = Measure.bestNanoseconds(runs: runs) { blackHole(directClosureChain(steps: steps)) } / Double(steps)
         let taskStep = await Measure.bestNanoseconds(runs: runs) { blackHole(await taskChain(steps: taskSteps)) }
             / Double(taskSteps)
 
@@ -33,6 +37,8 @@ enum PromiseSuite {
             BenchResult(name: "promise.step.vs_closure", label: "step (\(stepsLabel)-step chain)",
                         value: batonStep, unit: "ns", baseline: closureStep, baselineLabel: "closure",
                         target: .atMost(5)),
+            BenchResult(name: "promise.step.vs_direct_closure", label: "step (\(stepsLabel)-step chain)",
+                        value: batonStep, unit: "ns", baseline: directStep, baselineLabel: "direct closure"),
             BenchResult(name: "promise.step.vs_task", label: "step (\(stepsLabel)-step chain)",
                         value: batonStep, unit: "ns", baseline: taskStep, baselineLabel: "Task-per-step",
                         target: .atMost(0.5)),
@@ -63,15 +69,33 @@ enum PromiseSuite {
         return (try? last.result?.get()) ?? -1
     }
 
+    /// Baseline (a): continuation-passing style. Each step is a closure built up front; run from a
+    /// loop (a recursive chain this deep would overflow the stack), each step receives a freshly
+    /// allocated continuation closure and passes its result to it.
     static func closureChain(steps: Int) -> Int {
-        var continuations: [(Int) -> Int] = []
-        continuations.reserveCapacity(steps)
+        typealias Step = (Int, @escaping (Int) -> Void) -> Void
+        var chain: [Step] = []
+        chain.reserveCapacity(steps)
         for index in 0..<steps {
-            let increment = index % 3 + 1  // a value that varies, so each closure allocates its context
-            continuations.append { $0 &+ increment }
+            let increment = index % 3 + 1  // a value that varies, so each step allocates its context
+            chain.append { value, continuation in continuation(value &+ increment) }
+        }
+        let current = Accumulator()
+        for step in chain { step(current.value) { current.value = $0 } }
+        return current.value
+    }
+
+    /// The floor under any chain: direct-style closures, one allocation per step and no
+    /// continuation at all. Reported for scale.
+    static func directClosureChain(steps: Int) -> Int {
+        var functions: [(Int) -> Int] = []
+        functions.reserveCapacity(steps)
+        for index in 0..<steps {
+            let increment = index % 3 + 1
+            functions.append { $0 &+ increment }
         }
         var value = 0
-        for continuation in continuations { value = continuation(value) }
+        for function in functions { value = function(value) }
         return value
     }
 
@@ -145,4 +169,9 @@ enum PromiseSuite {
         let perItem = { (from: Int, to: Int) in Double(to - from) / Double(count) }
         return (perItem(start, afterPromises), perItem(afterPromises, afterSteps), perItem(afterSteps, afterClosures))
     }
+}
+
+/// The running value of the continuation-passing baseline.
+private final class Accumulator {
+    var value = 0
 }
