@@ -20,7 +20,7 @@ let package = Package(
         // never a dependency of Baton itself.
         .target(name: "DemoServer"),
         .executableTarget(name: "DemoServerTool", dependencies: ["DemoServer"], path: "Sources/DemoServerTool"),
-        .executableTarget(name: "Playground", dependencies: ["Baton", "DemoServer"], path: "Playground"),
+        .executableTarget(name: "Playground", dependencies: ["Baton"], path: "Playground"),
         .executableTarget(name: "BatonBench", dependencies: ["Baton", "DemoServer"]),
         .testTarget(name: "BatonTests", dependencies: ["Baton", "DemoServer"]),
         .testTarget(name: "DemoServerTests", dependencies: ["DemoServer"]),
