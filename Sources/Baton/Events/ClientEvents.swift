@@ -35,7 +35,7 @@ public enum ClientEvent: Sendable {
 /// client lists them, for every event; keep them quick, and hop to your own queue for UI work.
 /// A call's `succeeded` or `failed` event comes before its promise settles, so code that awaits
 /// the promise finds the event already reported. A cancelled call is reported as `failed` with
-/// ``APIError/cancelled(_:)`` once the request has stopped, after the promise settled.
+/// ``APIError/cancelled(_:)`` as it is cancelled, whether it was sending or waiting to retry.
 ///
 /// ```swift
 /// struct ErrorBanner: ClientMonitor {

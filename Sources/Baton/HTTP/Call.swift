@@ -12,6 +12,8 @@ final class Call<E: Endpoint>: Sendable {
     private let startedAt = ContinuousClock.now
     /// The request of the latest attempt, as sent (after adapters), for retriers.
     private let lastRequest = Locked<URLRequest?>(nil)
+    /// How many attempts have started, and whether the outcome was reported to monitors.
+    private let progress = Locked<(attempts: Int, reported: Bool)>((0, false))
 
     init(client: Client, endpoint: E) {
         self.client = client
@@ -22,16 +24,18 @@ final class Call<E: Endpoint>: Sendable {
         do {
             let prepared = try RequestBuilder(configuration: client.configuration).prepare(endpoint)
             client.emit(.started(prepared.summary))
+            reportCancellation(of: prepared.summary)
             attempt(1, prepared)
         } catch {
             client.emit(.started(error.request))
-            finish(.failure(error), request: error.request, attempts: 0, response: nil)
+            finish(.failure(error), request: error.request, response: nil)
         }
         return outcome
     }
 
     private func attempt(_ number: Int, _ prepared: PreparedRequest) {
         guard outcome.isPending else { return }
+        progress.withLock { $0.attempts = number }
         outcome.report(PromiseProgress(completed: 0))
         let summary = prepared.summary
         let context = AttemptContext(request: summary, attempt: number)
@@ -61,7 +65,7 @@ final class Call<E: Endpoint>: Sendable {
             case .settled(let settled):
                 switch Promise<(E.Response, HTTPResponse)>.result(of: settled) {
                 case .success(let (value, response)):
-                    finish(.success(value), request: summary, attempts: number, response: response)
+                    finish(.success(value), request: summary, response: response)
                 case .failure(let error):
                     failed(attempt: number, prepared, error: error)
                 }
@@ -85,7 +89,7 @@ final class Call<E: Endpoint>: Sendable {
         let summary = prepared.summary
         let retriers = client.configuration.retriers
         guard outcome.isPending, !error.isCancellation, !retriers.isEmpty else {
-            return finish(.failure(error), request: summary, attempts: number, response: nil)
+            return finish(.failure(error), request: summary, response: nil)
         }
         let request = lastRequest.withLock { $0 } ?? prepared.urlRequest
         let context = AttemptContext(request: summary, attempt: number, response: (error as? APIError)?.response)
@@ -100,7 +104,7 @@ final class Call<E: Endpoint>: Sendable {
         decision.subscribe { [self] event in
             guard case .settled(let settled) = event else { return }
             guard case .success(.retry(let delay)) = Promise<RetryDecision>.result(of: settled), outcome.isPending else {
-                return finish(.failure(error), request: summary, attempts: number, response: nil)
+                return finish(.failure(error), request: summary, response: nil)
             }
             client.emit(.retrying(summary, attempt: number, error: error, delay: delay))
             DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) {
@@ -109,21 +113,36 @@ final class Call<E: Endpoint>: Sendable {
         }
     }
 
+    /// Reports a cancellation to monitors when it happens, whatever the call was doing: sending,
+    /// waiting for a retrier, or waiting out a retry's delay.
+    private func reportCancellation(of request: RequestSummary) {
+        outcome.subscribe { [self] event in
+            guard case .settled(.rejected(let error)) = event, error.isCancellation else { return }
+            report(.failure(APIError.cancelled(request)), request: request, response: nil)
+        }
+    }
+
     /// Reports how the call ended, then settles it (unless it was cancelled first), so that
     /// monitors have heard of the outcome before the promise's handlers run.
-    private func finish(_ result: Result<E.Response, any Error>, request: RequestSummary, attempts: Int, response: HTTPResponse?) {
-        let duration = ContinuousClock.now - startedAt
-        if !outcome.isPending {
-            // Cancelled: the promise settled when cancel() was called.
-            client.emit(.failed(request, error: APIError.cancelled(request), attempts: attempts, duration: duration))
-            return
+    private func finish(_ result: Result<E.Response, any Error>, request: RequestSummary, response: HTTPResponse?) {
+        guard outcome.isPending else { return }  // cancelled: reported by reportCancellation
+        report(result, request: request, response: response)
+        outcome.settle(result)
+    }
+
+    /// Tells monitors how the call ended, once.
+    private func report(_ result: Result<E.Response, any Error>, request: RequestSummary, response: HTTPResponse?) {
+        let (attempts, alreadyReported) = progress.withLock { state in
+            defer { state.reported = true }
+            return (state.attempts, state.reported)
         }
+        guard !alreadyReported else { return }
+        let duration = ContinuousClock.now - startedAt
         switch result {
         case .success:
             if let response { client.emit(.succeeded(request, response: response, attempts: attempts, duration: duration)) }
         case .failure(let error):
             client.emit(.failed(request, error: error, attempts: attempts, duration: duration))
         }
-        outcome.settle(result)
     }
 }

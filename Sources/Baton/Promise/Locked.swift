@@ -23,8 +23,20 @@ final class PromiseGroup: PromiseControl {
         self.members = members
     }
 
-    @usableFromInline func cancelWork() { members.forEach { $0.cancelWork() } }
-    @usableFromInline func pauseWork() { members.forEach { $0.pauseWork() } }
-    @usableFromInline func resumeWork() { members.forEach { $0.resumeWork() } }
+    @usableFromInline func cancelStep() -> (any PromiseControl)? {
+        members.forEach { $0.cancelWork() }
+        return nil
+    }
+
+    @usableFromInline func pauseStep() -> (any PromiseControl)? {
+        members.forEach { $0.pauseWork() }
+        return nil
+    }
+
+    @usableFromInline func resumeStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
+        members.forEach { $0.resumeWork() }
+        return nil
+    }
+
     @usableFromInline func release() {}
 }

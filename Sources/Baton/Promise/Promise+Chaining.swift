@@ -85,6 +85,9 @@ extension Promise {
 
     /// Observes a failure: `body` receives the error and whether it is a cancellation.
     ///
+    /// The body runs for every failure, a cancellation included, even when the promise returned
+    /// here is the one cancelled (the cancellation travels upstream and comes back as the error).
+    ///
     /// The returned promise settles exactly as this one did, after `body` has run, so a single
     /// `failure` at the end of a chain sees an error from any step. To replace the error with a
     /// value or with more work, use ``recover(on:_:)-(any Error,Bool)->Value``.
@@ -98,7 +101,7 @@ extension Promise {
         on queue: DispatchQueue? = nil,
         _ body: @escaping @Sendable (_ error: any Error, _ isCancelled: Bool) -> Void
     ) -> Promise<Value> {
-        chain(on: queue, body) { result, next, body in
+        chain(on: queue, body, runsWhenCancelled: true) { result, next, body in
             if case .failure(let error) = result { body(error, error.isCancellation) }
             next.settle(result)
         }
@@ -148,13 +151,13 @@ extension Promise {
 
     /// Runs `body` once this promise settles, whatever the outcome (a cancellation included); the
     /// returned promise then settles exactly as this one did. For clean-up such as hiding a
-    /// spinner.
+    /// spinner: it runs even when the promise returned here is the one cancelled.
     @inlinable @discardableResult
     public func always(
         on queue: DispatchQueue? = nil,
         _ body: @escaping @Sendable () -> Void
     ) -> Promise<Value> {
-        chain(on: queue, body) { result, next, body in
+        chain(on: queue, body, runsWhenCancelled: true) { result, next, body in
             body()
             next.settle(result)
         }
@@ -166,8 +169,9 @@ extension Promise {
 extension Promise {
     /// Makes the promise of a step chained after this one. The new promise forwards cancel,
     /// pause and resume here until the step runs, reports this promise's progress, and calls
-    /// `step` with this promise's outcome and `body`, unless it was itself settled (cancelled)
-    /// first, in which case the step never starts.
+    /// `step` with this promise's outcome and `body`. If the new promise was itself cancelled
+    /// first, a step that transforms never starts; an observer (`runsWhenCancelled`, for
+    /// `failure` and `always`) still runs, and sees the cancellation.
     ///
     /// `step` is a closure that captures nothing (so it costs no allocation) and `body` is the
     /// user's closure, passed alongside: one handler allocation per chained step.
@@ -175,6 +179,7 @@ extension Promise {
     func chain<U, Body: Sendable>(
         on queue: DispatchQueue?,
         _ body: Body,
+        runsWhenCancelled: Bool = false,
         _ step: @escaping @Sendable (Result<Value, any Error>, Promise<U>, Body) -> Void
     ) -> Promise<U> {
         let next = Promise<U>(upstream: self)
@@ -183,7 +188,7 @@ extension Promise {
             case .progress(let progress):
                 next.report(progress)
             case .settled(let outcome):
-                if next.isPending { step(Self.result(of: outcome), next, body) }
+                if runsWhenCancelled || next.isPending { step(Self.result(of: outcome), next, body) }
             }
         }
         return next

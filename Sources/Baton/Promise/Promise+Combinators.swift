@@ -22,7 +22,7 @@ extension Promise {
                 switch Promise<Element>.result(of: outcome) {
                 case .success(let value):
                     let (done, values) = tally.withLock { $0.record(value, at: index) }
-                    combined.report(PromiseProgress(completed: Int64(done), total: Int64(promises.count)))
+                    combined.report(PromiseProgress(completed: Int64(done), total: Int64(promises.count)), onlyForward: true)
                     if let values { combined.settle(.success(values)) }
                 case .failure(let error):
                     if combined.settle(.failure(error)) { group.cancelWork() }
@@ -46,7 +46,7 @@ extension Promise {
                 guard case .settled(let outcome) = event else { return }
                 let result = Promise<Element>.result(of: outcome)
                 let (done, outcomes) = tally.withLock { $0.record(result, at: index) }
-                combined.report(PromiseProgress(completed: Int64(done), total: Int64(promises.count)))
+                combined.report(PromiseProgress(completed: Int64(done), total: Int64(promises.count)), onlyForward: true)
                 if let outcomes { combined.settle(.success(outcomes)) }
             }
         }

@@ -42,13 +42,19 @@ import Synchronization
 /// ## Where handlers run
 /// Without a queue, a handler runs synchronously on the thread that settles the promise (the one
 /// calling `fulfill`, `reject` or ``cancel()``); a handler added to a promise that has already
-/// settled runs on the thread that adds it, before the registering call returns (or, if that
-/// promise's handlers are being delivered right then, on the delivering thread, after the ones
-/// added before it). Pass `on: queue` to run it asynchronously on a `DispatchQueue` instead; use a
-/// serial queue if progress must arrive in order.
+/// settled runs on the thread that adds it, before the registering call returns. Two exceptions
+/// keep order and the stack bounded: if that promise's handlers are being delivered right then,
+/// it runs on the delivering thread after the ones added before it; and if it is added from
+/// inside a handler nested deeper than the delivery loop allows (see "Deliveries caused by a
+/// delivery" below), it runs on the same thread once the outermost delivery gets to it, before
+/// that outermost fulfil, reject, cancel or registration returns. Pass `on: queue` to run a
+/// handler asynchronously on a `DispatchQueue` instead; use a serial queue if progress must
+/// arrive in order.
 ///
-/// Deliveries caused by a delivery (a chained step settling the next promise) are queued on the
-/// same thread and run in a loop, so a chain of any length settles without deepening the stack.
+/// Deliveries caused by a delivery (a chained step settling the next promise) nest as plain
+/// calls up to a fixed depth and are queued beyond it, on the same thread, and run in a loop, so
+/// a chain of any length settles without deepening the stack beyond that bound. Cancelling,
+/// pausing or resuming walks a chain in a loop too.
 /// A consequence: a handler must not block waiting for another promise that its own thread is
 /// about to settle.
 ///
@@ -104,7 +110,8 @@ public final class Promise<Value: Sendable>: Sendable {
         let settler = Settler(self)
         do {
             try work(
-                { settler.promise.report($0) },
+                // Not through the settler: holding only `progress`, work cannot settle the promise.
+                { [promise = self] in promise.report($0) },
                 { settler.promise.fulfil($0) },
                 { settler.promise.settle(.rejected($0)) },
                 configuration
@@ -165,7 +172,7 @@ public final class Promise<Value: Sendable>: Sendable {
     ///   promise of `find.success(post).success(upload)` while `post` runs cancels the request `post`
     ///   sent, and `upload` never starts.
     public func cancel() {
-        cancel(with: CancellationError())
+        cancelWork()
     }
 
     /// Settles with `error` if pending and cancels the running step: the shared path of
@@ -178,29 +185,47 @@ public final class Promise<Value: Sendable>: Sendable {
         return true
     }
 
+    /// Cancels this promise alone; ``PromiseControl/cancelWork()`` goes on with the returned
+    /// upstream link.
+    @usableFromInline
+    func cancelStep() -> (any PromiseControl)? {
+        guard let action = core.withLock(annotating: self, { $0.settle(.rejected(CancellationError())) }) else { return nil }
+        if action.deliver { DeliveryQueue.schedule(self) }
+        return action.upstream
+    }
+
     /// Asks the running step to pause. While paused, the promise holds back progress (keeping only
     /// the newest value, delivered on ``resume()``); a fulfil or reject still settles it at once.
     /// Does nothing unless the promise is running.
     public func pause() {
-        let upstream: (any PromiseControl)? = core.withLock(annotating: self) { core in
+        pauseWork()
+    }
+
+    @usableFromInline
+    func pauseStep() -> (any PromiseControl)? {
+        core.withLock(annotating: self) { core in
             guard core.outcome == nil, !core.isPaused else { return nil }
             core.isPaused = true
             return core.upstream
         }
-        upstream?.pauseWork()
     }
 
     /// Resumes a paused promise: the running step's resume handler runs, then the newest progress
     /// held back while paused is delivered. Does nothing unless the promise is paused.
     public func resume() {
+        resumeWork()
+    }
+
+    @usableFromInline
+    func resumeStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
         let action: (upstream: (any PromiseControl)?, deliver: Bool)? = core.withLock(annotating: self) { core in
             guard core.outcome == nil, core.isPaused else { return nil }
             core.isPaused = false
             return (core.upstream, core.heldProgress != nil && core.beginDelivery())
         }
-        guard let action else { return }
-        action.upstream?.resumeWork()
-        if action.deliver { DeliveryQueue.schedule(self) }
+        guard let action else { return nil }
+        if action.deliver { deliveries.append(self) }
+        return action.upstream
     }
 
     // MARK: - Internals shared by chaining and combinators
@@ -229,11 +254,17 @@ public final class Promise<Value: Sendable>: Sendable {
         return true
     }
 
-    /// Reports progress if pending; dropped once settled.
+    /// Reports progress if pending; dropped once settled. With `onlyForward`, a report that
+    /// does not advance past the latest accepted one is dropped too: for sources on several
+    /// threads, such as the inputs of a combinator, whose reports may arrive out of order.
     @inlinable
-    func report(_ progress: PromiseProgress) {
+    func report(_ progress: PromiseProgress, onlyForward: Bool = false) {
         let deliver: Bool = core.withLock(annotating: self) { core in
             guard core.outcome == nil else { return false }
+            if onlyForward {
+                guard progress.completed > core.progressFloor else { return false }
+                core.progressFloor = progress.completed
+            }
             core.heldProgress = progress
             return !core.isPaused && core.beginDelivery()
         }
@@ -300,9 +331,6 @@ extension Promise: Deliverable {
 }
 
 extension Promise: PromiseControl {
-    @usableFromInline func cancelWork() { cancel() }
-    @usableFromInline func pauseWork() { pause() }
-    @usableFromInline func resumeWork() { resume() }
     @usableFromInline func release() {}
 }
 

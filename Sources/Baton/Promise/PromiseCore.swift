@@ -13,6 +13,8 @@ struct PromiseCore {
     @usableFromInline var isDelivering = false
     /// Progress not yet handed out: held while paused, or while another delivery runs.
     @usableFromInline var heldProgress: PromiseProgress?
+    /// The `completed` count of the latest progress accepted, for sources that must only go up.
+    @usableFromInline var progressFloor: Int64 = -1
     @usableFromInline var handlers = HandlerList()
     /// What cancel, pause and resume reach while pending; `nil` once settled.
     @usableFromInline var upstream: (any PromiseControl)?
