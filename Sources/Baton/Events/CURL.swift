@@ -14,7 +14,7 @@ extension URLRequest {
         var parts = ["curl"]
         let method = httpMethod ?? "GET"
         if method != "GET" { parts += ["-X", method] }
-        parts.append(Self.quote(url?.absoluteString ?? ""))
+        parts.append(Self.quote(url.map(redaction.url) ?? ""))
         for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
             parts += ["-H", Self.quote("\(name): \(redaction.headerValue(value, for: name))")]
         }

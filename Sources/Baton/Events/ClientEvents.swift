@@ -8,7 +8,7 @@ public enum ClientEvent: Sendable {
     /// A call was made (once per ``Client/send(_:)``).
     case started(RequestSummary)
     /// An attempt is about to be sent, after the adapters ran: `request` is exactly what goes
-    /// on the wire.
+    /// on the wire, its body in `httpBody` (except a body streamed from a file).
     case attemptStarted(RequestSummary, attempt: Int, request: URLRequest)
     /// An attempt failed and a retrier asked for another after `delay`.
     case retrying(RequestSummary, attempt: Int, error: any Error, delay: Duration)
@@ -39,7 +39,7 @@ public enum ClientEvent: Sendable {
 ///
 /// ```swift
 /// struct ErrorBanner: ClientMonitor {
-///     func receive(_ event: ClientEvent) {
+///     func receive(_ event: ClientEvent, from client: Client) {
 ///         if case .failed(_, let error, _, _) = event, !(error is CancellationError) {
 ///             DispatchQueue.main.async { banner.show(error) }
 ///         }
@@ -47,5 +47,8 @@ public enum ClientEvent: Sendable {
 /// }
 /// ```
 public protocol ClientMonitor: Sendable {
-    func receive(_ event: ClientEvent)
+    /// Called for every event of every call `client` makes. `client` tells monitors shared by
+    /// several clients which one it was, and gives its configuration (its sensitive headers,
+    /// for one).
+    func receive(_ event: ClientEvent, from client: Client)
 }

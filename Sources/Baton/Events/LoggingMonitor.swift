@@ -1,6 +1,7 @@
 import Foundation
 
-/// A ``ClientMonitor`` that writes one line per event, secrets redacted.
+/// A ``ClientMonitor`` that writes one line per event, secrets redacted: what `redaction` names,
+/// and the client's ``Client/Configuration/sensitiveHeaders``.
 ///
 /// ```
 /// → GET /orders/1
@@ -28,7 +29,8 @@ public struct LoggingMonitor: ClientMonitor {
         self.write = write
     }
 
-    public func receive(_ event: ClientEvent) {
+    public func receive(_ event: ClientEvent, from client: Client) {
+        let redaction = self.redaction.hiding(headers: client.configuration.sensitiveHeaders)
         switch event {
         case .started(let request):
             write("→ \(request)")

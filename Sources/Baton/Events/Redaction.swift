@@ -1,12 +1,12 @@
 import Foundation
 
-/// Hides secrets in what monitors print: header values, and token fields of form and JSON
-/// bodies.
+/// Hides secrets in what monitors and error messages print: header values, and token fields of
+/// form bodies, JSON bodies and query strings. Names are compared without regard to case.
 public struct Redaction: Sendable {
     /// Header names (any case) whose values are replaced by `<redacted>`.
     public var headers: Set<String>
     /// Field names whose values are replaced in `application/x-www-form-urlencoded` and JSON
-    /// bodies.
+    /// bodies, and in query strings.
     public var bodyFields: Set<String>
 
     /// `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization`; and the OAuth fields
@@ -20,7 +20,12 @@ public struct Redaction: Sendable {
 
     public init(headers: Set<String>, bodyFields: Set<String>) {
         self.headers = Set(headers.map { $0.lowercased() })
-        self.bodyFields = bodyFields
+        self.bodyFields = Set(bodyFields.map { $0.lowercased() })
+    }
+
+    /// This redaction, also hiding the headers named in `names`.
+    public func hiding(headers names: Set<String>) -> Redaction {
+        Redaction(headers: headers.union(names), bodyFields: bodyFields)
     }
 
     /// `value`, or the placeholder if `name` is a secret header.
@@ -29,34 +34,56 @@ public struct Redaction: Sendable {
     }
 
     /// `body` as text with secret fields replaced, for a body of `contentType`. Bodies that are
-    /// neither form nor JSON are summarised by their length.
-    public func body(_ body: Data, contentType: String?) -> String {
+    /// neither form, JSON nor text are summarised by their length, unless `unknownAsText`.
+    public func body(_ body: Data, contentType: String?, unknownAsText: Bool = false) -> String {
         let type = contentType?.lowercased() ?? ""
         if type.hasPrefix("application/x-www-form-urlencoded") {
-            let text = String(decoding: body, as: UTF8.self)
-            return text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-                return bodyFields.contains(name) ? "\(parts[0])=\(Self.placeholder)" : String(pair)
-            }.joined(separator: "&")
+            return formFields(String(decoding: body, as: UTF8.self))
         }
         if type.contains("json"), let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
-            let redacted = redactJSON(object)
-            if let data = try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed]) {
+            var changed = false
+            let redacted = redactJSON(object, changed: &changed)
+            // Rewritten only when a secret was hidden, so that other bodies read as they arrived.
+            if changed, let data = try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed]) {
                 return String(decoding: data, as: UTF8.self)
             }
+            return String(decoding: body, as: UTF8.self)
         }
-        if type.hasPrefix("text/") { return String(decoding: body, as: UTF8.self) }
+        if type.hasPrefix("text/") || unknownAsText { return String(decoding: body, as: UTF8.self) }
         return "<\(body.count) bytes>"
     }
 
-    private func redactJSON(_ value: Any) -> Any {
+    /// `url` with the values of secret query items replaced.
+    public func url(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let query = components.percentEncodedQuery else { return url.absoluteString }
+        components.percentEncodedQuery = formFields(query)
+        return components.string ?? url.absoluteString
+    }
+
+    /// `name=value&...` with the values of secret fields replaced.
+    func formFields(_ text: String) -> String {
+        text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = (String(parts[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(parts[0]))
+            return bodyFields.contains(name.lowercased()) ? "\(parts[0])=\(Self.placeholder)" : String(pair)
+        }.joined(separator: "&")
+    }
+
+    private func redactJSON(_ value: Any, changed: inout Bool) -> Any {
         if let object = value as? [String: Any] {
             var copy: [String: Any] = [:]
-            for (key, item) in object { copy[key] = bodyFields.contains(key) ? Self.placeholder : redactJSON(item) }
+            for (key, item) in object {
+                if bodyFields.contains(key.lowercased()) {
+                    copy[key] = Self.placeholder
+                    changed = true
+                } else {
+                    copy[key] = redactJSON(item, changed: &changed)
+                }
+            }
             return copy
         }
-        if let array = value as? [Any] { return array.map(redactJSON) }
+        if let array = value as? [Any] { return array.map { redactJSON($0, changed: &changed) } }
         return value
     }
 }

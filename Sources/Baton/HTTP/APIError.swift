@@ -7,12 +7,12 @@ import FoundationNetworking
 /// /facilities/1/reviews`) and `description` reads as a sentence a developer can act on:
 ///
 /// ```
-/// POST /facilities/1/reviews failed: the server answered 422 Unprocessable Entity ("rating must be between 1 and 5").
+/// POST /facilities/1/reviews failed: the server answered 422 Unprocessable Content ("rating must be between 1 and 5").
 /// GET /orders/7 returned a body that does not decode as Order: key "subtotal" is missing (body starts with {"id":7,...).
 /// ```
 public enum APIError: Error, Sendable, CustomStringConvertible {
-    /// The request could not be built: `field` says which part (`path`, `query`, `body`,
-    /// `headers`, an adapter's name) and `reason` why. Nothing was sent.
+    /// The request could not be built: `field` says which part (`path`, `method`, `body`, or
+    /// `header "Name"`) and `reason` why. Nothing was sent.
     case invalidRequest(RequestSummary, field: String, reason: String)
     /// The request did not get a response: a connection, DNS, TLS or timeout failure, with the
     /// `URLError` code that says which.
@@ -54,7 +54,7 @@ public enum APIError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidRequest(let request, let field, let reason):
-            return "\(request) could not be sent: its \(field) is invalid (\(reason))."
+            return "\(request) could not be sent: the \(field) is invalid (\(reason))."
         case .transport(let request, let error):
             return "\(request) failed before a response arrived: \(Self.describe(error))."
         case .unacceptableStatus(let request, let response, let message):
@@ -95,7 +95,8 @@ extension APIError: CancellationMarking {
     }
 }
 
-/// Names a request in errors and events: its method and its path with query, as sent.
+/// Names a request in errors and events: its method and its path with query, as sent (the
+/// values of token and password query items hidden).
 public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     /// The HTTP method.
     public var method: HTTPMethod
@@ -117,7 +118,8 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
             components.port = nil
             components.user = nil
             components.password = nil
-            return "\(method) \(components.percentEncodedPath)\(components.percentEncodedQuery.map { "?\($0)" } ?? "")"
+            let query = components.percentEncodedQuery.map { "?" + Redaction.default.formFields($0) } ?? ""
+            return "\(method) \(components.percentEncodedPath)\(query)"
         }
         return "\(method) /\(path)"
     }

@@ -35,14 +35,15 @@ final class Call<E: Endpoint>: Sendable {
 
     private func attempt(_ number: Int, _ prepared: PreparedRequest) {
         guard outcome.isPending else { return }
-        progress.withLock { $0.attempts = number }
         outcome.report(PromiseProgress(completed: 0))
         let summary = prepared.summary
         let context = AttemptContext(request: summary, attempt: number)
         let exchange = adapt(prepared.urlRequest, context: context)
-            .success { [client, endpoint, lastRequest] request -> Promise<(E.Response, HTTPResponse)> in
+            .success { [client, endpoint, lastRequest, progress] request -> Promise<(E.Response, HTTPResponse)> in
+                try RequestBuilder.validateHeaders(of: request, summary: summary, setBy: " (set by an adapter)")
                 lastRequest.withLock { $0 = request }
-                client.emit(.attemptStarted(summary, attempt: number, request: request))
+                progress.withLock { $0.attempts = number }
+                client.emit(.attemptStarted(summary, attempt: number, request: Self.onTheWire(request, prepared.body)))
                 return client.transport.send(request, body: prepared.body).then { result in
                     switch result {
                     case .success(let response):
@@ -71,6 +72,15 @@ final class Call<E: Endpoint>: Sendable {
                 }
             }
         }
+    }
+
+    /// `request` with its body in `httpBody`, as monitors are promised: exactly what is sent.
+    /// (A file body stays on disk; its `httpBody` stays empty.)
+    private static func onTheWire(_ request: URLRequest, _ body: TransportBody?) -> URLRequest {
+        guard case .data(let data)? = body else { return request }
+        var request = request
+        request.httpBody = data
+        return request
     }
 
     /// Runs the adapters in order; without any, no asynchronous hop is made.

@@ -60,6 +60,6 @@ public final class Client: Sendable {
     }
 
     func emit(_ event: ClientEvent) {
-        for monitor in configuration.monitors { monitor.receive(event) }
+        for monitor in configuration.monitors { monitor.receive(event, from: self) }
     }
 }

@@ -13,13 +13,16 @@ import Foundation
 ///
 /// A value containing `/`, `?`, `#`, `%`, spaces or non-ASCII text is escaped, and a value that
 /// is exactly `.` or `..` is escaped too (`%2E`), so no value can change which resource is
-/// addressed.
+/// addressed. Literal text keeps its `/` separators and any `%XX` escapes it already has; other
+/// characters a path cannot hold (spaces, non-ASCII) are escaped. A literal `?` or `#` makes
+/// ``Client/send(_:)`` fail with ``APIError/invalidRequest(_:field:reason:)``: query items belong
+/// in ``Endpoint/query``.
 public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// The percent-encoded path, without a leading `/`.
     public let encoded: String
 
     public init(stringLiteral value: String) {
-        encoded = Self.trimmingLeadingSlashes(value)
+        encoded = Self.trimmingLeadingSlashes(Self.encodeLiteral(value))
     }
 
     public init(stringInterpolation: Interpolation) {
@@ -28,7 +31,7 @@ public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, Express
 
     /// A path made of `segments`, each percent-encoded as one segment.
     public init(segments: [String]) {
-        encoded = segments.map(Self.encodeSegment).joined(separator: "/")
+        encoded = Self.trimmingLeadingSlashes(segments.map(Self.encodeSegment).joined(separator: "/"))
     }
 
     public var description: String { encoded }
@@ -42,7 +45,7 @@ public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, Express
         }
 
         public mutating func appendLiteral(_ literal: String) {
-            encoded += literal
+            encoded += EndpointPath.encodeLiteral(literal)
         }
 
         /// Appends `value` as one percent-encoded path segment.
@@ -63,6 +66,24 @@ public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, Express
         if value == "." { return "%2E" }
         if value == ".." { return "%2E%2E" }
         return value.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? ""
+    }
+
+    /// Literal path text made safe for a URL: `/`, valid `%XX` escapes, `?` and `#` stay (the
+    /// last two for the request builder to refuse); everything a segment cannot hold is escaped.
+    static func encodeLiteral(_ literal: String) -> String {
+        var result = ""
+        var scalars = Array(literal.unicodeScalars)[...]
+        while let scalar = scalars.popFirst() {
+            switch scalar {
+            case "/", "?", "#":
+                result.unicodeScalars.append(scalar)
+            case "%" where scalars.prefix(2).count == 2 && scalars.prefix(2).allSatisfy(\.properties.isASCIIHexDigit):
+                result.unicodeScalars.append(scalar)
+            default:
+                result += String(scalar).addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? ""
+            }
+        }
+        return result
     }
 
     private static func trimmingLeadingSlashes(_ path: String) -> String {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A response as it arrived: status, headers and body bytes.
 public struct HTTPResponse: Sendable {
@@ -36,14 +33,18 @@ public struct HTTPResponse: Sendable {
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
     }
 
-    /// The text of the status code, such as `Unprocessable Entity`.
+    /// The standard text of the status code (RFC 9110 §15), such as `Not Found`.
     public var reasonPhrase: String {
-        HTTPURLResponse.localizedString(forStatusCode: statusCode).capitalized
+        ReasonPhrase.forStatus(statusCode)
     }
 
-    /// The start of the body as text, for error messages: at most `limit` characters.
+    /// The start of the body as text, for error messages: at most `limit` characters, with token
+    /// and password fields of a JSON or form body hidden (error descriptions end up in logs).
     func bodyPreview(limit: Int = 120) -> String {
-        let text = String(decoding: body.prefix(limit * 4), as: UTF8.self)
+        let contentType = value(forHeader: "Content-Type")
+        let text = body.count <= 64 << 10
+            ? Redaction.default.body(body, contentType: contentType, unknownAsText: true)
+            : String(decoding: body.prefix(limit * 4), as: UTF8.self)
         return text.count > limit ? String(text.prefix(limit)) + "..." : text
     }
 

@@ -36,14 +36,19 @@ public struct RedirectPolicy: Sendable {
     func redirect(_ proposed: URLRequest, from original: URLRequest?, statusCode: Int, body: TransportBody?) -> URLRequest? {
         guard follows else { return nil }
         var request = proposed
-        if let original, !Self.sameOrigin(original.url, proposed.url) {
+        // Without the original request, the origin cannot be compared: strip, to be safe.
+        if !Self.sameOrigin(original?.url, proposed.url) {
             let sensitive = Self.alwaysSensitiveHeaders.union(sensitiveHeaders.map { $0.lowercased() })
             for name in request.allHTTPHeaderFields?.keys.map({ $0 }) ?? [] where sensitive.contains(name.lowercased()) {
                 request.setValue(nil, forHTTPHeaderField: name)
             }
         }
-        if statusCode == 307 || statusCode == 308, case .data(let data)? = body {
-            request.httpBody = data
+        if statusCode == 307 || statusCode == 308 {
+            switch body {
+            case .data(let data)?: request.httpBody = data
+            case .file(let url)?: request.httpBodyStream = InputStream(url: url)
+            case nil: break
+            }
         }
         return request
     }

@@ -60,6 +60,22 @@ extension Request where Response == Data {
     }
 }
 
+extension Request where Response == String {
+    /// A call whose response is the body as UTF-8 text, of any content type.
+    public init(
+        _ method: HTTPMethod = .get, _ path: EndpointPath, query: [URLQueryItem] = [],
+        headers: [String: String] = [:], body: RequestBody = .none
+    ) {
+        self.init(method: method, path: path, query: query, headers: headers, body: body,
+                  acceptableContentTypes: ["*/*"]) { response, _ in
+            guard let text = String(data: response.body, encoding: .utf8) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the body is not valid UTF-8"))
+            }
+            return text
+        }
+    }
+}
+
 extension Request where Response == Void {
     /// A call whose response body is ignored.
     public init(

@@ -7,7 +7,7 @@ public enum RequestBody: Sendable {
     case none
     /// Bytes sent as they are, with their content type.
     case data(Data, contentType: String)
-    /// A value encoded as JSON with the client's (or the endpoint's) `JSONEncoder`.
+    /// A value encoded as JSON with the client's `JSONEncoder` (``Client/Configuration/encoder``).
     case json(any Encodable & Sendable)
     /// Fields encoded as `application/x-www-form-urlencoded` (the WHATWG URL standard's form
     /// encoding, which RFC 6749 token requests use), in order.

@@ -17,6 +17,10 @@ struct RequestBuilder {
 
     func prepare<E: Endpoint>(_ endpoint: E) throws(APIError) -> PreparedRequest {
         let path = endpoint.path.encoded
+        if let mark = path.first(where: { $0 == "?" || $0 == "#" }) {
+            let summary = RequestSummary(method: endpoint.method, url: nil, path: path)
+            throw .invalidRequest(summary, field: "path", reason: "it contains \"\(mark)\"; put query items in the endpoint's `query`")
+        }
         let url = makeURL(path: path, query: endpoint.query)
         let summary = RequestSummary(method: endpoint.method, url: url, path: path)
         guard let url else {
@@ -28,11 +32,12 @@ struct RequestBuilder {
         var request = URLRequest(url: url)
         request.httpMethod = endpoint.method.rawValue
         request.timeoutInterval = configuration.timeout.timeInterval
-        request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
-        for (name, value) in configuration.headers.merging(endpoint.headers, uniquingKeysWith: { $1 }) {
-            guard Self.isToken(name), !value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
-                throw .invalidRequest(summary, field: "headers", reason: "\"\(name)\" is not a valid header field")
-            }
+        // In this order, so that later ones win; URLRequest matches names without regard to case.
+        let headers = [("User-Agent", configuration.userAgent)] + configuration.headers.sorted { $0.key < $1.key }
+            + endpoint.headers.sorted { $0.key < $1.key }
+        for (name, value) in headers {
+            // Checked before setting: URLRequest on Linux silently drops a value with a line break.
+            try Self.validateHeader(name, value, summary: summary)
             request.setValue(value, forHTTPHeaderField: name)
         }
         let encoded: (data: Data, contentType: String)?
@@ -50,9 +55,30 @@ struct RequestBuilder {
         return PreparedRequest(urlRequest: request, body: encoded.map { .data($0.data) }, summary: summary)
     }
 
+    /// Checks every header field (RFC 9110 §5.1 and §5.5): a name must be a token, and a value must
+    /// not hold a line break or NUL, which would let it inject other fields. Run again after the
+    /// adapters, which may add headers.
+    static func validateHeaders(of request: URLRequest, summary: RequestSummary, setBy origin: String = "") throws(APIError) {
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            try validateHeader(name, value, summary: summary, setBy: origin)
+        }
+    }
+
+    static func validateHeader(_ name: String, _ value: String, summary: RequestSummary, setBy origin: String = "") throws(APIError) {
+        guard isToken(name) else {
+            throw .invalidRequest(summary, field: "header \"\(name)\"\(origin)", reason: "the name is not an HTTP token")
+        }
+        if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+            throw .invalidRequest(summary, field: "header \"\(name)\"\(origin)", reason: "the value contains a line break or NUL")
+        }
+    }
+
     /// The base URL joined with `path` (exactly one `/` between them) and `query`.
     private func makeURL(path: String, query: [URLQueryItem]) -> URL? {
-        guard var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: true) else { return nil }
+        // URLComponents traps on a percent-encoded path holding anything else; EndpointPath
+        // never produces one, but a path is user input, so check rather than trust.
+        guard path.unicodeScalars.allSatisfy({ $0 == "/" || $0 == "%" || Self.pathCharacters.contains($0) }),
+              var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: true) else { return nil }
         var basePath = components.percentEncodedPath
         while basePath.hasSuffix("/") { basePath.removeLast() }
         components.percentEncodedPath = path.isEmpty ? basePath + "/" : basePath + "/" + path
@@ -64,6 +90,13 @@ struct RequestBuilder {
         }
         return components.url
     }
+
+    /// What a percent-encoded path may hold besides `/` and `%` (RFC 3986 `pchar`).
+    private static let pathCharacters: CharacterSet = {
+        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        allowed.insert(charactersIn: "-._~!$&'()*+,;=:@")
+        return allowed
+    }()
 
     /// RFC 3986 unreserved characters stand for themselves; everything else, `+`, `&` and `=`
     /// included, is percent-encoded, so that no server reads a value as something else.
@@ -78,7 +111,7 @@ struct RequestBuilder {
     }
 
     /// RFC 9110 §5.6.2 `token`: the characters allowed in a method or a header name.
-    private static func isToken(_ text: String) -> Bool {
+    static func isToken(_ text: String) -> Bool {
         !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
         }

@@ -56,12 +56,13 @@ public final class StubTransport: Transport {
 }
 
 extension HTTPResponse {
-    /// A response with a JSON body and `Content-Type: application/json; charset=utf-8`.
+    /// A response with a JSON body and `Content-Type: application/json; charset=utf-8`, unless
+    /// `headers` names a content type of its own (in any case).
     public static func json(_ body: String, statusCode: Int = 200, headers: [String: String] = [:]) -> HTTPResponse {
-        HTTPResponse(
-            statusCode: statusCode,
-            headers: headers.merging(["Content-Type": "application/json; charset=utf-8"]) { current, _ in current },
-            body: Data(body.utf8)
-        )
+        var response = HTTPResponse(statusCode: statusCode, headers: headers, body: Data(body.utf8))
+        if response.value(forHeader: "Content-Type") == nil {
+            response.headers["Content-Type"] = "application/json; charset=utf-8"
+        }
+        return response
     }
 }

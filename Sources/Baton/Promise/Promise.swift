@@ -35,7 +35,8 @@ import Synchronization
 /// - Handlers of one promise run one at a time, in the order they were added; progress handlers
 ///   never run after the settlement handlers have started.
 /// - Progress is a "latest value" stream: while handlers are busy or the promise is paused, only
-///   the newest progress is kept and delivered next.
+///   the newest progress is kept and delivered next. Progress reported before any handler was
+///   added is kept the same way and handed to the first handlers added.
 /// - No user handler ever runs while a lock of Baton's is held, so handlers may call back into any
 ///   promise freely.
 ///
@@ -276,7 +277,8 @@ public final class Promise<Value: Sendable>: Sendable {
     func subscribe(_ handler: @escaping PromiseHandler) {
         let deliver: Bool = core.withLock(annotating: self) { core in
             core.handlers.append(handler)
-            return core.outcome != nil && core.beginDelivery()
+            let hasEvent = core.outcome != nil || (core.heldProgress != nil && !core.isPaused)
+            return hasEvent && core.beginDelivery()
         }
         if deliver { DeliveryQueue.schedule(self) }
     }

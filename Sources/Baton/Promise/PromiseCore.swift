@@ -40,6 +40,8 @@ struct PromiseCore {
     mutating func settle(_ outcome: PromiseOutcome) -> (upstream: (any PromiseControl)?, deliver: Bool)? {
         guard self.outcome == nil else { return nil }
         self.outcome = outcome
+        // Progress nobody took while pending is not for handlers added after settling.
+        if handlers.isEmpty { heldProgress = nil }
         let upstream = self.upstream
         self.upstream = nil
         return (upstream, beginDelivery())
@@ -48,7 +50,8 @@ struct PromiseCore {
     /// The next batch of events to hand out, or `nil` (and delivery ends) when none is waiting.
     @inlinable
     mutating func nextDelivery() -> (PromiseEvent, HandlerList)? {
-        if let progress = heldProgress, !isPaused || outcome != nil {
+        // Progress with no handler to take it stays held, for the first handlers added.
+        if let progress = heldProgress, !handlers.isEmpty, !isPaused || outcome != nil {
             heldProgress = nil
             return (.progress(progress), handlers)
         }

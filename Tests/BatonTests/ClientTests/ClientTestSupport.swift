@@ -1,0 +1,314 @@
+@testable import Baton
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+import XCTest
+
+// Shared helpers of the client tests (Tests/BatonTests/ClientTests/). Every name here is
+// distinct from the helpers of the promise tests, which live in the same test module.
+
+// MARK: - Models
+
+/// The API's values, nested so that they do not clash with the promise tests' `Order` and
+/// `Review`. Test classes bring them into scope with member typealiases.
+enum ClientFixtures {
+    /// An order as the demo API sends it (`bikou` is the remarks field, 備考).
+    struct Order: Codable, Equatable, Sendable {
+        var id: Int
+        var name: String
+        var ordersum: Int
+        var subtotal: Int
+        var bikou: String
+    }
+
+    /// A review; its JSON uses snake_case keys (`facility_id`).
+    struct Review: Codable, Equatable, Sendable {
+        var id: Int
+        var facilityId: Int
+        var content: String
+        var rating: Int
+    }
+
+    /// The body of a review post.
+    struct NewReview: Codable, Equatable, Sendable {
+        var facilityId: Int
+        var content: String
+        var rating: Int
+    }
+
+    /// A token response, as an OAuth server sends it.
+    struct TokenResponse: Codable, Equatable, Sendable {
+        var accessToken: String
+        var expiresIn: Int
+    }
+
+    /// A value whose encoding always fails.
+    struct Unencodable: Encodable, Sendable {
+        func encode(to encoder: any Encoder) throws {
+            throw EncodingFailure()
+        }
+    }
+
+    struct EncodingFailure: Error, Equatable {}
+
+    static let orderJSON = #"{"id":1,"name":"山田","ordersum":2,"subtotal":1200,"bikou":"急ぎ"}"#
+    static let order = Order(id: 1, name: "山田", ordersum: 2, subtotal: 1200, bikou: "急ぎ")
+
+    static let reviewJSON = #"{"id":9,"facility_id":1,"content":"良い","rating":5}"#
+    static let review = Review(id: 9, facilityId: 1, content: "良い", rating: 5)
+
+    /// A decoder for the API's snake_case keys.
+    static func snakeCaseDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+}
+
+/// An endpoint whose response is the body as text (the `Response == String` defaults).
+struct TextEndpoint: Endpoint {
+    typealias Response = String
+    var path: EndpointPath { "greeting" }
+}
+
+/// An error an adapter throws, compared by value.
+struct AdapterFailure: Error, Equatable {
+    var code: Int
+}
+
+// MARK: - Thread-safe recording
+
+/// A thread-safe, ordered list.
+final class Collected<Element: Sendable>: Sendable {
+    private let storage = Mutex<[Element]>([])
+
+    init() {}
+
+    func append(_ element: Element) {
+        storage.withLock { $0.append(element) }
+    }
+
+    var all: [Element] {
+        storage.withLock { $0 }
+    }
+}
+
+/// A thread-safe counter.
+final class Tally: Sendable {
+    private let storage = Atomic<Int>(0)
+
+    init() {}
+
+    /// Adds one and returns the new count.
+    @discardableResult
+    func next() -> Int {
+        storage.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+    }
+
+    var value: Int {
+        storage.load(ordering: .sequentiallyConsistent)
+    }
+}
+
+/// A monitor that keeps every event, in order, and calls `onEvent` after recording each.
+final class RecordingMonitor: ClientMonitor {
+    private let storage = Mutex<[ClientEvent]>([])
+    private let onEvent: @Sendable (ClientEvent) -> Void
+
+    init(onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in }) {
+        self.onEvent = onEvent
+    }
+
+    func receive(_ event: ClientEvent, from client: Client) {
+        storage.withLock { $0.append(event) }
+        onEvent(event)
+    }
+
+    var events: [ClientEvent] {
+        storage.withLock { $0 }
+    }
+
+    /// The events as short labels, such as `attemptStarted 1`.
+    var labels: [String] {
+        events.map(Self.label)
+    }
+
+    static func label(_ event: ClientEvent) -> String {
+        switch event {
+        case .started(let request): return "started \(request)"
+        case .attemptStarted(_, let attempt, _): return "attemptStarted \(attempt)"
+        case .retrying(_, let attempt, _, _): return "retrying \(attempt)"
+        case .succeeded(_, let response, let attempts, _): return "succeeded \(response.statusCode) attempts \(attempts)"
+        case .failed(_, _, let attempts, _): return "failed attempts \(attempts)"
+        }
+    }
+
+    /// The error of the last `failed` event, if any.
+    var failedError: (any Error)? {
+        for event in events.reversed() {
+            if case .failed(_, let error, _, _) = event { return error }
+        }
+        return nil
+    }
+}
+
+/// A retrier that logs "`name` `attempt`" and answers `decision`.
+struct ScriptedRetrier: RequestRetrier {
+    var name: String
+    var decision: RetryDecision
+    var log: Collected<String>
+
+    func retry(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) async -> RetryDecision {
+        log.append("\(name) \(context.attempt)")
+        return decision
+    }
+}
+
+/// An adapter that logs "`name` `attempt`" and sets the header `X-Adapted-By` to the names of
+/// the adapters that ran so far.
+struct LoggingAdapter: RequestAdapter {
+    var name: String
+    var log: Collected<String>
+
+    func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
+        log.append("\(name) \(context.attempt)")
+        var request = request
+        let before = request.value(forHTTPHeaderField: "X-Adapted-By").map { $0 + "," } ?? ""
+        request.setValue(before + name, forHTTPHeaderField: "X-Adapted-By")
+        return request
+    }
+}
+
+/// A transport whose exchanges the test settles by hand, to drive progress and observe
+/// cancellation.
+final class ManualTransport: Transport {
+    struct Exchange: Sendable {
+        let request: URLRequest
+        let progress: @Sendable (PromiseProgress) -> Void
+        let fulfill: @Sendable (HTTPResponse) -> Void
+        let reject: @Sendable (any Error) -> Void
+        /// How often the exchange's cancel handler ran.
+        let cancellations: Tally
+    }
+
+    private let exchanges = Mutex<[Exchange]>([])
+    private let onSend: @Sendable (Int) -> Void
+
+    /// `onSend` receives the number of exchanges so far, after each send. It runs inside `send`,
+    /// before the client has subscribed to the returned promise: progress reported right then
+    /// reaches no one.
+    init(onSend: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.onSend = onSend
+    }
+
+    func send(_ request: URLRequest, body: TransportBody?) -> Promise<HTTPResponse> {
+        let promise = Promise<HTTPResponse> { progress, fulfill, reject, configure in
+            let cancellations = Tally()
+            configure.cancel = { cancellations.next() }
+            let exchange = Exchange(request: request, progress: progress, fulfill: fulfill, reject: reject,
+                                    cancellations: cancellations)
+            exchanges.withLock { $0.append(exchange) }
+        }
+        onSend(exchanges.withLock { $0.count })
+        return promise
+    }
+
+    /// The `index`th exchange (0-based).
+    func exchange(_ index: Int) -> Exchange {
+        exchanges.withLock { $0[index] }
+    }
+
+    var count: Int {
+        exchanges.withLock { $0.count }
+    }
+}
+
+// MARK: - Clients and stubs
+
+/// A client over `transport`. Retriers are none unless given, so that each test states them.
+func makeClient(
+    baseURL: String = "http://h/",
+    transport: any Transport,
+    retriers: [any RequestRetrier] = [],
+    configure: (inout Client.Configuration) -> Void = { _ in }
+) -> Client {
+    Client(baseURL: URL(string: baseURL)!, transport: transport) { configuration in
+        configuration.retriers = retriers
+        configure(&configuration)
+    }
+}
+
+/// A retry policy with a 1 ms base delay, to keep retry tests fast.
+let fastRetryPolicy = RetryPolicy(baseDelay: .milliseconds(1))
+
+/// A stub that answers with `answers` in order, repeating the last one.
+func sequencedStub(_ answers: [Result<HTTPResponse, URLError>]) -> StubTransport {
+    let calls = Tally()
+    return StubTransport { _, _ in
+        let index = min(calls.next(), answers.count) - 1
+        return try answers[index].get()
+    }
+}
+
+/// A stub that answers with `responses` in order, repeating the last one.
+func sequencedStub(_ responses: [HTTPResponse]) -> StubTransport {
+    sequencedStub(responses.map { .success($0) })
+}
+
+/// A stub that always answers with `response`.
+func constantStub(_ response: HTTPResponse) -> StubTransport {
+    StubTransport { _, _ in response }
+}
+
+/// Waits for `promise` and returns the error it failed with, or `nil` if it fulfilled.
+func awaitError<T>(_ promise: Promise<T>) async -> (any Error)? {
+    do {
+        _ = try await promise.value
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// A summary for `method` and `path` on `http://h/`, as the client makes it.
+func summary(_ method: HTTPMethod = .get, _ path: String) -> RequestSummary {
+    RequestSummary(method: method, url: URL(string: "http://h/" + path), path: path)
+}
+
+// MARK: - Assertions
+
+/// The `invalidRequest` fields of `error`, or a failure.
+func invalidRequestParts(
+    _ error: (any Error)?, file: StaticString = #filePath, line: UInt = #line
+) -> (request: RequestSummary, field: String, reason: String)? {
+    guard case .invalidRequest(let request, let field, let reason)? = error as? APIError else {
+        XCTFail("expected APIError.invalidRequest, got \(String(describing: error))", file: file, line: line)
+        return nil
+    }
+    return (request, field, reason)
+}
+
+/// The delay of a `.retry` decision, or a failure.
+func retryDelay(
+    _ decision: RetryDecision, file: StaticString = #filePath, line: UInt = #line
+) -> Duration? {
+    guard case .retry(let delay) = decision else {
+        XCTFail("expected .retry, got \(decision)", file: file, line: line)
+        return nil
+    }
+    return delay
+}
+
+/// The only request `transport` received, or a failure.
+func onlyRequest(
+    _ transport: StubTransport, file: StaticString = #filePath, line: UInt = #line
+) -> URLRequest? {
+    let requests = transport.requests
+    guard requests.count == 1 else {
+        XCTFail("expected exactly one request, got \(requests.count)", file: file, line: line)
+        return nil
+    }
+    return requests[0]
+}
