@@ -1,7 +1,15 @@
 /// The reason phrases of RFC 9110 §15 (and RFC 6585's 428, 429, 431), for error messages.
 enum ReasonPhrase {
     static func forStatus(_ code: Int) -> String {
-        phrases[code] ?? "status \(code)"
+        if let phrase = phrases[code] { return phrase }
+        switch code {
+        case 100..<200: return "Informational"
+        case 200..<300: return "Success"
+        case 300..<400: return "Redirection"
+        case 400..<500: return "Client Error"
+        case 500..<600: return "Server Error"
+        default: return "(not an HTTP status)"
+        }
     }
 
     private static let phrases: [Int: String] = [

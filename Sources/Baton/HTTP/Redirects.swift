@@ -9,8 +9,9 @@ import FoundationNetworking
 /// - When the redirect leaves the origin (scheme, host or port changes), `Authorization`,
 ///   `Cookie`, `Proxy-Authorization` and every header named in ``sensitiveHeaders`` are removed,
 ///   so credentials never reach a host they were not meant for.
-/// - On 307 and 308, which keep the method, the request body is sent again (URLSession on Linux
-///   would send the redirected request without it).
+/// - On 307 and 308, which keep the method, the request body is sent again: the transport follows
+///   these redirects itself, because URLSession on Linux would send the redirected request
+///   without its body. It follows at most ten in a row.
 public struct RedirectPolicy: Sendable {
     /// Whether to follow redirects at all; when `false`, the 3xx response is the response.
     public var follows: Bool
@@ -31,9 +32,9 @@ public struct RedirectPolicy: Sendable {
         self.sensitiveHeaders = sensitiveHeaders
     }
 
-    /// The request to send for a redirect of `original` (whose body was `body`) by a response
-    /// with `statusCode`, or `nil` to stop and return the redirect response itself.
-    func redirect(_ proposed: URLRequest, from original: URLRequest?, statusCode: Int, body: TransportBody?) -> URLRequest? {
+    /// The request to send for a redirect of `original` to `proposed`, or `nil` to stop and
+    /// return the redirect response itself. Credentials are stripped when the origin changes.
+    func redirect(_ proposed: URLRequest, from original: URLRequest?) -> URLRequest? {
         guard follows else { return nil }
         var request = proposed
         // Without the original request, the origin cannot be compared: strip, to be safe.
@@ -43,14 +44,20 @@ public struct RedirectPolicy: Sendable {
                 request.setValue(nil, forHTTPHeaderField: name)
             }
         }
-        if statusCode == 307 || statusCode == 308 {
-            switch body {
-            case .data(let data)?: request.httpBody = data
-            case .file(let url)?: request.httpBodyStream = InputStream(url: url)
-            case nil: break
-            }
-        }
         return request
+    }
+
+    /// For a 307 or 308 answer to `request`, which has a body: the request to send next, with
+    /// the same method (and, sent by the transport, the same body) to `Location`; `nil` for any
+    /// other answer, or when redirects are not followed.
+    func bodyRedirect(of request: URLRequest, by response: HTTPResponse) -> URLRequest? {
+        guard follows, response.statusCode == 307 || response.statusCode == 308,
+              let location = response.value(forHeader: "Location"),
+              let target = URL(string: location, relativeTo: response.url ?? request.url)?.absoluteURL
+        else { return nil }
+        var next = request
+        next.url = target
+        return redirect(next, from: request)
     }
 
     static func sameOrigin(_ a: URL?, _ b: URL?) -> Bool {

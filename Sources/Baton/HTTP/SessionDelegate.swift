@@ -31,7 +31,7 @@ final class Exchange: @unchecked Sendable {
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // `exchanges` is a `Locked` (its own mutex); `redirects` is immutable.
     private let exchanges = Locked<[Int: Exchange]>([:])
-    private let redirects: RedirectPolicy
+    let redirects: RedirectPolicy
 
     init(redirects: RedirectPolicy) {
         self.redirects = redirects
@@ -78,15 +78,30 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        let body = exchange(for: task)?.body
-        completionHandler(redirects.redirect(request, from: task.originalRequest, statusCode: response.statusCode, body: body))
+        let hasBody = exchange(for: task)?.body != nil
+        if hasBody, response.statusCode == 307 || response.statusCode == 308 {
+            // Stop here: the transport sends the body to Location itself (see Transfer).
+            return completionHandler(nil)
+        }
+        completionHandler(redirects.redirect(request, from: task.currentRequest ?? task.originalRequest))
+    }
+
+    /// The `URLError` for a failed task. On Linux a body cut short of its declared length
+    /// arrives as `.unknown` ("transfer closed with N bytes remaining"); it is reported as
+    /// `.networkConnectionLost`, which is what happened, and which a retry may get past.
+    private static func classify(_ error: any Error, exchange: Exchange) -> URLError {
+        guard let urlError = error as? URLError else { return URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error]) }
+        if urlError.code == .unknown, let expected = exchange.response?.expectedContentLength,
+           expected > Int64(exchange.received.count) {
+            return URLError(.networkConnectionLost, userInfo: [NSUnderlyingErrorKey: urlError])
+        }
+        return urlError
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if let error {
-            let urlError = error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])
-            exchange.complete(.failure(urlError))
+            exchange.complete(.failure(Self.classify(error, exchange: exchange)))
             return
         }
         guard let response = exchange.response ?? task.response as? HTTPURLResponse else {

@@ -38,22 +38,10 @@ public final class URLSessionTransport: Transport {
 
     public func send(_ request: URLRequest, body: TransportBody?) -> Promise<HTTPResponse> {
         Promise { progress, fulfill, reject, configure in
-            var request = request
-            request.httpBody = nil
-            let task: URLSessionTask
-            switch body {
-            case nil:
-                task = session.dataTask(with: request)
-            case .data(let data)?:
-                task = session.uploadTask(with: request, from: data)
-            case .file(let url)?:
-                task = session.uploadTask(with: request, fromFile: url)
-            }
-            let exchange = Exchange(
-                body: body,
-                progress: progress,
-                complete: { result in
-                    // Off the delegate queue, so that concurrent responses decode in parallel.
+            let transfer = Transfer(
+                session: session, delegate: delegate, body: body, progress: progress,
+                // Off the delegate queue, so that concurrent responses decode in parallel.
+                finish: { result in
                     DispatchQueue.global().async {
                         switch result {
                         case .success(let response): fulfill(response)
@@ -62,11 +50,80 @@ public final class URLSessionTransport: Transport {
                     }
                 }
             )
-            delegate.register(exchange, for: task)
-            configure.cancel = { task.cancel() }
-            configure.pause = { task.suspend() }
-            configure.resume = { task.resume() }
-            task.resume()
+            configure.cancel = { transfer.cancel() }
+            configure.pause = { transfer.currentTask?.suspend() }
+            configure.resume = { transfer.currentTask?.resume() }
+            transfer.start(request, redirectsLeft: Self.maximumBodyRedirects)
         }
+    }
+
+    /// How many 307/308 redirects of a request with a body the transport follows itself.
+    static let maximumBodyRedirects = 10
+}
+
+/// One ``URLSessionTransport/send(_:body:)``: its task, and the tasks that follow 307 and 308
+/// redirects, which the transport makes itself because URLSession on Linux would send the
+/// redirected request without its body.
+private final class Transfer: Sendable {
+    private let session: URLSession
+    private let delegate: SessionDelegate
+    private let body: TransportBody?
+    private let progress: @Sendable (PromiseProgress) -> Void
+    private let finish: @Sendable (Result<HTTPResponse, URLError>) -> Void
+    private let state = Locked<(task: URLSessionTask?, isCancelled: Bool)>((nil, false))
+
+    init(
+        session: URLSession, delegate: SessionDelegate, body: TransportBody?,
+        progress: @escaping @Sendable (PromiseProgress) -> Void,
+        finish: @escaping @Sendable (Result<HTTPResponse, URLError>) -> Void
+    ) {
+        self.session = session
+        self.delegate = delegate
+        self.body = body
+        self.progress = progress
+        self.finish = finish
+    }
+
+    var currentTask: URLSessionTask? { state.withLock { $0.task } }
+
+    func cancel() {
+        state.withLock { state in
+            state.isCancelled = true
+            return state.task
+        }?.cancel()
+    }
+
+    func start(_ request: URLRequest, redirectsLeft: Int) {
+        let request = Self.withoutBody(request)
+        let task: URLSessionTask
+        switch body {
+        case nil: task = session.dataTask(with: request)
+        case .data(let data)?: task = session.uploadTask(with: request, from: data)
+        case .file(let url)?: task = session.uploadTask(with: request, fromFile: url)
+        }
+        let exchange = Exchange(body: body, progress: progress) { [self] result in
+            if case .success(let response) = result, redirectsLeft > 0,
+               let next = delegate.redirects.bodyRedirect(of: request, by: response) {
+                start(next, redirectsLeft: redirectsLeft - 1)
+            } else {
+                finish(result)
+            }
+        }
+        delegate.register(exchange, for: task)
+        let wasCancelled = state.withLock { state in
+            state.task = task
+            return state.isCancelled
+        }
+        if wasCancelled {
+            task.cancel()  // cancelled between two redirect hops: report it as the task's own
+        }
+        task.resume()
+    }
+
+    /// The body travels in the upload task, never in the request.
+    private static func withoutBody(_ request: URLRequest) -> URLRequest {
+        var request = request
+        request.httpBody = nil
+        return request
     }
 }

@@ -39,12 +39,13 @@ public struct RetryPolicy: RequestRetrier {
     /// Transport failures that a new attempt may not meet. Each, and why:
     /// - `timedOut`: the server or the path was slow this once.
     /// - `networkConnectionLost`: a kept-alive connection was closed under the request (the
-    ///   usual reason is the server closing an idle connection just as it was reused).
+    ///   usual reason is the server closing an idle connection just as it was reused), or a
+    ///   response body stopped short of its declared length.
     /// - `cannotConnectToHost`: the server may be restarting.
     /// - `dnsLookupFailed`, `cannotFindHost`: resolvers fail transiently.
     /// - `notConnectedToInternet`: connectivity comes back, notably on mobile devices.
-    /// - `badServerResponse`: a connection cut in the middle of a response (the body was
-    ///   shorter than declared).
+    /// - `badServerResponse`: the connection closed before a complete response head arrived
+    ///   ("empty reply from server").
     /// Not retried, because another attempt would fail the same way: `badURL`,
     /// `unsupportedURL`, `cancelled`, the TLS and certificate errors, `userAuthenticationRequired`.
     public static let defaultRetryableURLErrorCodes: Set<URLError.Code> = [

@@ -24,11 +24,11 @@ final class RedirectPolicyClientTests: XCTestCase {
     /// The header names of the request `policy` makes for a redirect from `from` to `to`.
     private func redirectedHeaderNames(
         _ policy: RedirectPolicy = RedirectPolicy(sensitiveHeaders: ["x-session-token"]),
-        from: String, to: String, statusCode: Int = 302
+        from: String, to: String
     ) -> [String]? {
         let original = request(from, headers: credentials)
         let proposed = request(to, headers: credentials)
-        return policy.redirect(proposed, from: original, statusCode: statusCode, body: nil)?
+        return policy.redirect(proposed, from: original)?
             .allHTTPHeaderFields.map { $0.keys.sorted() }
     }
 
@@ -58,7 +58,7 @@ final class RedirectPolicyClientTests: XCTestCase {
     func test_alwaysSensitiveHeaders_matchWithoutCase() {
         let headers = ["authorization": "Bearer t", "COOKIE": "c", "Accept": "*/*"]
         let proposed = request("https://b.example/", headers: headers)
-        let redirected = RedirectPolicy.default.redirect(proposed, from: request("https://a.example/", headers: headers), statusCode: 302, body: nil)
+        let redirected = RedirectPolicy.default.redirect(proposed, from: request("https://a.example/", headers: headers))
         XCTAssertEqual(redirected?.allHTTPHeaderFields?.keys.sorted(), ["Accept"])
     }
 
@@ -77,7 +77,7 @@ final class RedirectPolicyClientTests: XCTestCase {
 
     func test_sameOrigin_keepsTheCredentialValues() {
         let redirected = RedirectPolicy.default.redirect(
-            request("https://h/b", headers: credentials), from: request("https://h/a", headers: credentials), statusCode: 301, body: nil
+            request("https://h/b", headers: credentials), from: request("https://h/a", headers: credentials)
         )
         XCTAssertEqual(redirected?.value(forHTTPHeaderField: "Authorization"), "Bearer t")
     }
@@ -106,48 +106,54 @@ final class RedirectPolicyClientTests: XCTestCase {
         XCTAssertFalse(RedirectPolicy.sameOrigin(nil, URL(string: "http://h/a")))
     }
 
-    // MARK: Bodies
+    // MARK: 307 and 308 with a body (followed by the transport itself)
 
-    func test_307_reattachesADataBody() {
-        let body = Data("payload".utf8)
-        let redirected = RedirectPolicy.default.redirect(request("https://h/b"), from: request("https://h/a"), statusCode: 307, body: .data(body))
-        XCTAssertEqual(redirected?.httpBody, body)
+    private func response(_ status: Int, location: String?, url: String = "https://h/a") -> HTTPResponse {
+        HTTPResponse(statusCode: status, headers: location.map { ["Location": $0] } ?? [:], url: URL(string: url))
     }
 
-    func test_308_reattachesADataBody() {
-        let body = Data("payload".utf8)
-        let redirected = RedirectPolicy.default.redirect(request("https://h/b"), from: request("https://h/a"), statusCode: 308, body: .data(body))
-        XCTAssertEqual(redirected?.httpBody, body)
+    func test_bodyRedirect_307_keepsMethodAndTargetsTheLocation() {
+        var original = request("https://h/a", headers: credentials)
+        original.httpMethod = "POST"
+        let next = RedirectPolicy.default.bodyRedirect(of: original, by: response(307, location: "https://h/b"))
+        XCTAssertEqual(next?.url?.absoluteString, "https://h/b")
+        XCTAssertEqual(next?.httpMethod, "POST")
+        XCTAssertEqual(next?.value(forHTTPHeaderField: "Authorization"), "Bearer t")
     }
 
-    func test_302_doesNotAttachTheBody() {
-        let redirected = RedirectPolicy.default.redirect(
-            request("https://h/b"), from: request("https://h/a"), statusCode: 302, body: .data(Data("payload".utf8))
-        )
-        XCTAssertNotNil(redirected)
-        XCTAssertNil(redirected?.httpBody)
+    func test_bodyRedirect_308_resolvesARelativeLocationAgainstTheResponseURL() {
+        let next = RedirectPolicy.default.bodyRedirect(of: request("https://h/a/b"), by: response(308, location: "../c", url: "https://h/a/b"))
+        XCTAssertEqual(next?.url?.absoluteString, "https://h/c")
     }
 
-    func test_303_doesNotAttachTheBody() {
-        let redirected = RedirectPolicy.default.redirect(
-            request("https://h/b"), from: request("https://h/a"), statusCode: 303, body: .data(Data("payload".utf8))
-        )
-        XCTAssertNil(redirected?.httpBody)
+    func test_bodyRedirect_toAnotherOrigin_stripsCredentials() {
+        let next = RedirectPolicy(sensitiveHeaders: ["x-session-token"])
+            .bodyRedirect(of: request("https://a.example/", headers: credentials), by: response(307, location: "https://b.example/"))
+        XCTAssertEqual(next?.allHTTPHeaderFields?.keys.sorted(), ["Accept"])
+    }
+
+    func test_bodyRedirect_isNilFor302AndWithoutLocation() {
+        XCTAssertNil(RedirectPolicy.default.bodyRedirect(of: request("https://h/a"), by: response(302, location: "https://h/b")))
+        XCTAssertNil(RedirectPolicy.default.bodyRedirect(of: request("https://h/a"), by: response(307, location: nil)))
+    }
+
+    func test_bodyRedirect_isNilWhenRedirectsAreNotFollowed() {
+        XCTAssertNil(RedirectPolicy.never.bodyRedirect(of: request("https://h/a"), by: response(307, location: "https://h/b")))
     }
 
     func test_redirect_keepsTheProposedURL() {
-        let redirected = RedirectPolicy.default.redirect(request("https://h/b?x=1"), from: request("https://h/a"), statusCode: 302, body: nil)
+        let redirected = RedirectPolicy.default.redirect(request("https://h/b?x=1"), from: request("https://h/a"))
         XCTAssertEqual(redirected?.url?.absoluteString, "https://h/b?x=1")
     }
 
     // MARK: Never
 
     func test_never_returnsNil() {
-        XCTAssertNil(RedirectPolicy.never.redirect(request("https://h/b"), from: request("https://h/a"), statusCode: 302, body: nil))
+        XCTAssertNil(RedirectPolicy.never.redirect(request("https://h/b"), from: request("https://h/a")))
     }
 
-    func test_followsFalse_returnsNilEvenFor307() {
+    func test_followsFalse_returnsNil() {
         let policy = RedirectPolicy(follows: false)
-        XCTAssertNil(policy.redirect(request("https://h/b"), from: request("https://h/a"), statusCode: 307, body: .data(Data())))
+        XCTAssertNil(policy.redirect(request("https://h/b"), from: request("https://h/a")))
     }
 }
