@@ -138,16 +138,27 @@ private final class PythonHealthServer {
         guard let port = UInt16(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
               let url = URL(string: "http://127.0.0.1:\(port)")
         else {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+            PythonHealthServer(baseURL: URL(fileURLWithPath: "/"), process: process).stop()
             return nil
         }
         return PythonHealthServer(baseURL: url, process: process)
     }
 
+    /// Ends the child within about two seconds whatever it does. `Process.waitUntilExit` is
+    /// not used: on Linux it can miss the child's exit and wait forever.
     func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        let pid = process.processIdentifier
+        guard pid > 0 else { return }
+        kill(pid, SIGTERM)
+        for _ in 0..<200 {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid || (reaped < 0 && errno == ECHILD) { return }  // exited (ECHILD: Foundation reaped it)
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
     }
 }
 

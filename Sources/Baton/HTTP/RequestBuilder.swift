@@ -77,7 +77,7 @@ struct RequestBuilder {
     private func makeURL(path: String, query: [URLQueryItem]) -> URL? {
         // URLComponents traps on a percent-encoded path holding anything else; EndpointPath
         // never produces one, but a path is user input, so check rather than trust.
-        guard path.unicodeScalars.allSatisfy({ $0 == "/" || $0 == "%" || Self.pathCharacters.contains($0) }),
+        guard path.utf8.allSatisfy({ $0 < 128 && Self.pathBytes[Int($0)] }),
               var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: true) else { return nil }
         var basePath = components.percentEncodedPath
         while basePath.hasSuffix("/") { basePath.removeLast() }
@@ -91,12 +91,12 @@ struct RequestBuilder {
         return components.url
     }
 
-    /// What a percent-encoded path may hold besides `/` and `%` (RFC 3986 `pchar`).
-    private static let pathCharacters: CharacterSet = {
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        allowed.insert(charactersIn: "-._~!$&'()*+,;=:@")
-        return allowed
-    }()
+    /// Which ASCII bytes a percent-encoded path may hold: RFC 3986 `pchar`, `/` and `%`.
+    private static let pathBytes: [Bool] = (0..<128).map { byte in
+        let scalar = Unicode.Scalar(UInt8(byte))
+        return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            || "-._~!$&'()*+,;=:@/%".unicodeScalars.contains(scalar)
+    }
 
     /// RFC 3986 unreserved characters stand for themselves; everything else, `+`, `&` and `=`
     /// included, is percent-encoded, so that no server reads a value as something else.
@@ -112,9 +112,14 @@ struct RequestBuilder {
 
     /// RFC 9110 §5.6.2 `token`: the characters allowed in a method or a header name.
     static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
-        }
+        !text.isEmpty && text.utf8.allSatisfy { byte in byte < 128 && tokenBytes[Int(byte)] }
+    }
+
+    /// Which ASCII bytes a token may hold: letters, digits and ``!#$%&'*+-.^_`|~``.
+    private static let tokenBytes: [Bool] = (0..<128).map { byte in
+        let scalar = Unicode.Scalar(UInt8(byte))
+        return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
     }
 }
 

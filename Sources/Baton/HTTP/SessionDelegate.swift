@@ -54,21 +54,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         exchange.progress(PromiseProgress(completed: totalBytesSent, total: total))
     }
 
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        if let exchange = exchange(for: dataTask) {
-            exchange.response = response as? HTTPURLResponse
-            exchange.received = Data()
-            let expected = response.expectedContentLength
-            exchange.progress(PromiseProgress(completed: 0, total: expected >= 0 ? expected : nil))
-        }
-        completionHandler(.allow)
-    }
+    // Deliberately no `didReceive response:completionHandler:`: URLSession pauses the transfer
+    // until the delegate queue answers it, a thread round trip on every request. The response
+    // is read from the task instead.
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let exchange = exchange(for: dataTask) else { return }
+        if exchange.response == nil { exchange.response = dataTask.response as? HTTPURLResponse }
         exchange.received.append(data)
         let expected = exchange.response?.expectedContentLength ?? -1
         exchange.progress(PromiseProgress(completed: Int64(exchange.received.count), total: expected >= 0 ? expected : nil))

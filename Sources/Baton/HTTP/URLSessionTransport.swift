@@ -10,9 +10,10 @@ import FoundationNetworking
 /// which URLSession on Linux would not: it keeps every header (credentials included) when a
 /// redirect leaves the origin, and drops the body on 307 and 308.
 ///
-/// Promises settle on a global concurrent queue, not on the session's serial delegate queue,
-/// so decoding of concurrent responses runs in parallel. The session is invalidated when the
-/// transport is released, after its tasks finish.
+/// A promise settles on the session's serial delegate queue, as URLSession's own completion
+/// handlers run, unless its response body is large (``parallelDecodingThreshold`` or more):
+/// then on a global concurrent queue, so that decoding it holds up no other response. The
+/// session is invalidated when the transport is released, after its tasks finish.
 public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let delegate: SessionDelegate
@@ -40,13 +41,14 @@ public final class URLSessionTransport: Transport {
         Promise { progress, fulfill, reject, configure in
             let transfer = Transfer(
                 session: session, delegate: delegate, body: body, progress: progress,
-                // Off the delegate queue, so that concurrent responses decode in parallel.
                 finish: { result in
-                    DispatchQueue.global().async {
-                        switch result {
-                        case .success(let response): fulfill(response)
-                        case .failure(let error): reject(error)
-                        }
+                    switch result {
+                    case .success(let response) where response.body.count >= Self.parallelDecodingThreshold:
+                        DispatchQueue.global().async { fulfill(response) }
+                    case .success(let response):
+                        fulfill(response)
+                    case .failure(let error):
+                        reject(error)
                     }
                 }
             )
@@ -59,6 +61,10 @@ public final class URLSessionTransport: Transport {
 
     /// How many 307/308 redirects of a request with a body the transport follows itself.
     static let maximumBodyRedirects = 10
+
+    /// Bodies this large are handed over off the delegate queue: decoding them takes long
+    /// enough to delay other responses, while for small ones the hop costs more than it saves.
+    public static let parallelDecodingThreshold = 64 << 10
 }
 
 /// One ``URLSessionTransport/send(_:body:)``: its task, and the tasks that follow 307 and 308

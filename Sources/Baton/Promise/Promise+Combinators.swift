@@ -65,7 +65,7 @@ extension Promise {
             promise.subscribe { event in
                 guard case .settled(let outcome) = event else { return }
                 switch outcome {
-                case .fulfilled:
+                case .fulfilled, .fulfilledInPlace:
                     if combined.settle(outcome) { group.cancelWork() }
                 case .rejected(let error):
                     let (_, errors) = tally.withLock { $0.record(error, at: index) }

@@ -125,7 +125,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// Creates a promise already fulfilled with `value`.
     @inlinable
     public init(value: Value) {
-        core = Mutex(PromiseCore(outcome: .fulfilled(ValueBox(value))))
+        core = Mutex(PromiseCore(outcome: Self.outcome(for: value)))
     }
 
     /// Creates a promise already rejected with `error` (cancelled, if `error` is a
@@ -148,7 +148,7 @@ public final class Promise<Value: Sendable>: Sendable {
         core.withLock(annotating: self) { core in
             switch core.outcome {
             case nil: return core.isPaused ? .paused : .running
-            case .fulfilled?: return .fulfilled
+            case .fulfilled?, .fulfilledInPlace?: return .fulfilled
             case .rejected(let error)?: return error.isCancellation ? .cancelled : .rejected
             }
         }
@@ -234,14 +234,14 @@ public final class Promise<Value: Sendable>: Sendable {
     /// Fulfils the promise with `value` if it is pending.
     @inlinable
     func fulfil(_ value: Value) {
-        settle(.fulfilled(ValueBox(value)))
+        settle(Self.outcome(for: value))
     }
 
     /// Settles the promise as `result` says, if it is pending. Returns whether this call settled it.
     @inlinable @discardableResult
     func settle(_ result: Result<Value, any Error>) -> Bool {
         switch result {
-        case .success(let value): return settle(.fulfilled(ValueBox(value)))
+        case .success(let value): return settle(Self.outcome(for: value))
         case .failure(let error): return settle(.rejected(error))
         }
     }
@@ -310,11 +310,26 @@ public final class Promise<Value: Sendable>: Sendable {
     @inlinable
     var isPending: Bool { core.withLock(annotating: self) { $0.outcome == nil } }
 
+    /// The outcome that fulfils a promise with `value`: in place when `Value` is trivially
+    /// copyable (no references to count, so its bytes are the value) and fits, boxed otherwise.
+    /// The conditions are constant for a specialised `Value`, so only one branch is compiled.
+    @inlinable
+    static func outcome(for value: Value) -> PromiseOutcome {
+        if _isPOD(Value.self), MemoryLayout<Value>.size <= MemoryLayout<InPlaceValue>.size,
+           MemoryLayout<Value>.alignment <= MemoryLayout<InPlaceValue>.alignment {
+            var storage = InPlaceValue()
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: value, as: Value.self) }
+            return .fulfilledInPlace(storage)
+        }
+        return .fulfilled(ValueBox(value))
+    }
+
     /// The typed result an outcome of this promise stands for.
     @inlinable
     static func result(of outcome: PromiseOutcome) -> Result<Value, any Error> {
         switch outcome {
         case .fulfilled(let box): return .success(unsafeDowncast(box, to: ValueBox<Value>.self).value)
+        case .fulfilledInPlace(let storage): return .success(withUnsafeBytes(of: storage) { $0.load(as: Value.self) })
         case .rejected(let error): return .failure(error)
         }
     }

@@ -65,10 +65,13 @@ struct PromiseCore {
     }
 }
 
-/// How a promise settled. A fulfilled value sits in a ``ValueBox`` of the promise's value type.
+/// How a promise settled. A fulfilled value sits in a ``ValueBox`` of the promise's value type,
+/// or, when it is small and trivially copyable (`Void`, `Bool`, `Int`, a small struct of
+/// numbers), in place, which spares an allocation per promise (see `Promise.outcome(for:)`).
 @usableFromInline
 enum PromiseOutcome: Sendable {
     case fulfilled(AnyObject & Sendable)
+    case fulfilledInPlace(InPlaceValue)
     case rejected(any Error)
 
     @inlinable
@@ -76,6 +79,14 @@ enum PromiseOutcome: Sendable {
         if case .rejected(let error) = self { return error.isCancellation }
         return false
     }
+}
+
+/// Sixteen bytes of storage for a small trivially-copyable value.
+@usableFromInline
+struct InPlaceValue: Sendable {
+    @usableFromInline var low: UInt64 = 0
+    @usableFromInline var high: UInt64 = 0
+    @inlinable init() {}
 }
 
 /// What a handler receives.
