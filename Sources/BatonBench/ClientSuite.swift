@@ -75,8 +75,11 @@ enum ClientSuite {
     private static func measureRaw(_ baseURL: URL, token: String, requests: Int, concurrency: Int) -> Double {
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
+        // The same request Baton sends: its User-Agent and Accept headers too.
         var request = URLRequest(url: baseURL.appendingPathComponent("orders/1"))
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.setValue(Client.defaultUserAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue("application/json, application/*+json", forHTTPHeaderField: "Accept")
         let prepared = request
         return drive(requests: requests, concurrency: concurrency) { done in
             session.dataTask(with: prepared) { data, response, _ in
