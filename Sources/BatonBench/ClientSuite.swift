@@ -43,31 +43,12 @@ enum ClientSuite {
         return results
     }
 
-    /// Runs `requests` calls, `concurrency` at a time, each starting the next when it finishes;
-    /// returns calls per second.
-    private static func drive(requests: Int, concurrency: Int, call: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> Double {
-        let remaining = Remaining(requests)
-        let group = DispatchGroup()
-        let start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<min(concurrency, requests) {
-            group.enter()
-            @Sendable func next() {
-                guard remaining.take() else { return group.leave() }
-                call(next)
-            }
-            next()
-        }
-        group.wait()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return Double(requests) / seconds
-    }
-
     private static func measureBaton(_ baseURL: URL, token: String, requests: Int, concurrency: Int) -> Double {
         let client = Client(baseURL: baseURL) { configuration in
             configuration.headers["Authorization"] = "Bearer \(token)"
         }
         let endpoint = Request<Order>(.get, "orders/1")
-        return drive(requests: requests, concurrency: concurrency) { done in
+        return LoadDriver.requestsPerSecond(requests: requests, concurrency: concurrency) { done in
             client.send(endpoint).always { done() }
         }
     }
@@ -81,7 +62,7 @@ enum ClientSuite {
         request.setValue(Client.defaultUserAgent, forHTTPHeaderField: "User-Agent")
         request.setValue("application/json, application/*+json", forHTTPHeaderField: "Accept")
         let prepared = request
-        return drive(requests: requests, concurrency: concurrency) { done in
+        return LoadDriver.requestsPerSecond(requests: requests, concurrency: concurrency) { done in
             session.dataTask(with: prepared) { data, response, _ in
                 if let data, (response as? HTTPURLResponse)?.statusCode == 200 {
                     blackHole(try? JSONDecoder().decode(Order.self, from: data))
@@ -100,23 +81,6 @@ enum ClientSuite {
         client.send(login).then { result in outcome.withLock { $0 = result }; semaphore.signal() }
         semaphore.wait()
         return try outcome.withLock { $0! }.get().token
-    }
-}
-
-/// A countdown shared by the workers of one measurement.
-private final class Remaining: @unchecked Sendable {
-    // `lock` guards `count`.
-    private let lock = NSLock()
-    private var count: Int
-
-    init(_ count: Int) { self.count = count }
-
-    func take() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard count > 0 else { return false }
-        count -= 1
-        return true
     }
 }
 

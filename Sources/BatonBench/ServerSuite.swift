@@ -52,22 +52,12 @@ enum ServerSuite {
         let request = URLRequest(url: baseURL.appendingPathComponent("health"))
         let failures = WorkCounter(0)
         func drive(_ count: Int) -> Double {
-            let remaining = WorkCounter(count)
-            let group = DispatchGroup()
-            let start = DispatchTime.now().uptimeNanoseconds
-            for _ in 0..<min(concurrency, count) {
-                group.enter()
-                @Sendable func next() {
-                    guard remaining.take() else { return group.leave() }
-                    session.dataTask(with: request) { data, response, _ in
-                        if (response as? HTTPURLResponse)?.statusCode != 200 || data?.count != 15 { failures.add() }
-                        next()
-                    }.resume()
-                }
-                next()
+            LoadDriver.requestsPerSecond(requests: count, concurrency: concurrency) { done in
+                session.dataTask(with: request) { data, response, _ in
+                    if (response as? HTTPURLResponse)?.statusCode != 200 || data?.count != 15 { failures.add() }
+                    done()
+                }.resume()
             }
-            group.wait()
-            return Double(count) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         _ = drive(concurrency * 4)
         let rate = drive(requests)
@@ -159,29 +149,5 @@ private final class PythonHealthServer {
         kill(pid, SIGKILL)
         var status: Int32 = 0
         _ = waitpid(pid, &status, 0)
-    }
-}
-
-/// A count shared by the workers of one measurement.
-// `lock` guards `count`.
-private final class WorkCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count: Int
-
-    init(_ count: Int) { self.count = count }
-
-    var value: Int { lock.withLock { count } }
-
-    /// Takes one unit of work; false when none is left.
-    func take() -> Bool {
-        lock.withLock {
-            guard count > 0 else { return false }
-            count -= 1
-            return true
-        }
-    }
-
-    func add() {
-        lock.withLock { count += 1 }
     }
 }

@@ -67,28 +67,31 @@ struct HTTPRequestParser {
     }
 
     /// The next event, or nil when the buffered bytes do not complete one.
+    /// Takes up to `remaining` body bytes from the buffer: the bytes and how many are still to
+    /// come, or `nil` when none have arrived yet.
+    private mutating func takeBody(upTo remaining: Int) -> (ArraySlice<UInt8>, Int)? {
+        let available = buffer.count - start
+        guard available > 0 else { return nil }
+        let count = min(available, remaining)
+        let piece = buffer[start..<start + count]
+        start += count
+        return (piece, remaining - count)
+    }
+
     mutating func next() throws(HTTPParseError) -> Event? {
         while true {
             switch state {
             case .head(let lineStart, let scanned):
                 return try nextHead(lineStart: lineStart, scanned: scanned)
             case .fixedBody(let remaining):
-                let available = buffer.count - start
-                guard available > 0 else { return nil }
-                let count = min(available, remaining)
-                let piece = buffer[start..<start + count]
-                start += count
-                state = remaining == count ? .endPending : .fixedBody(remaining: remaining - count)
+                guard let (piece, left) = takeBody(upTo: remaining) else { return nil }
+                state = left == 0 ? .endPending : .fixedBody(remaining: left)
                 return .body(piece)
             case .chunkLine:
                 guard try readChunkLine() else { return nil }
             case .chunkData(let remaining):
-                let available = buffer.count - start
-                guard available > 0 else { return nil }
-                let count = min(available, remaining)
-                let piece = buffer[start..<start + count]
-                start += count
-                state = remaining == count ? .chunkDataEnd : .chunkData(remaining: remaining - count)
+                guard let (piece, left) = takeBody(upTo: remaining) else { return nil }
+                state = left == 0 ? .chunkDataEnd : .chunkData(remaining: left)
                 return .body(piece)
             case .chunkDataEnd:
                 guard buffer.count - start >= 1 else { return nil }
