@@ -33,16 +33,17 @@ public enum ClientEvent: Sendable {
 ///
 /// Monitors are called synchronously on the thread where the event happens, in the order the
 /// client lists them, for every event; keep them quick, and hop to your own queue for UI work.
-/// A call's `succeeded` or `failed` event comes before its promise settles, so code that awaits
+/// A call's `succeeded` or `failed` event is reported exactly once, by the first handler of its
+/// promise: after the promise has settled, before any handler of yours runs, so code that awaits
 /// the promise finds the event already reported. A cancelled call is reported as `failed` with
 /// ``APIError/cancelled(_:)`` as it is cancelled, whether it was sending or waiting to retry.
 ///
 /// ```swift
 /// struct ErrorBanner: ClientMonitor {
 ///     func receive(_ event: ClientEvent, from client: Client) {
-///         if case .failed(_, let error, _, _) = event, !(error is CancellationError) {
-///             DispatchQueue.main.async { banner.show(error) }
-///         }
+///         guard case .failed(_, let error, _, _) = event else { return }
+///         if let error = error as? APIError, case .cancelled = error { return }  // not an error to show
+///         DispatchQueue.main.async { banner.show(error) }
 ///     }
 /// }
 /// ```

@@ -12,8 +12,8 @@ final class Call<E: Endpoint>: Sendable {
     private let startedAt = ContinuousClock.now
     /// The request of the latest attempt, as sent (after adapters), for retriers.
     private let lastRequest = Locked<URLRequest?>(nil)
-    /// How many attempts have started, and whether the outcome was reported to monitors.
-    private let progress = Locked<(attempts: Int, reported: Bool)>((0, false))
+    /// How many attempts were sent, and the response that fulfilled the call, for monitors.
+    private let progress = Locked<(attempts: Int, response: HTTPResponse?)>((0, nil))
 
     init(client: Client, endpoint: E) {
         self.client = client
@@ -24,11 +24,12 @@ final class Call<E: Endpoint>: Sendable {
         do {
             let prepared = try RequestBuilder(configuration: client.configuration).prepare(endpoint)
             client.emit(.started(prepared.summary))
-            reportCancellation(of: prepared.summary)
+            reportOutcome(of: prepared.summary)
             attempt(1, prepared)
         } catch {
             client.emit(.started(error.request))
-            finish(.failure(error), request: error.request, response: nil)
+            reportOutcome(of: error.request)
+            finish(.failure(error), response: nil)
         }
         return outcome
     }
@@ -66,7 +67,7 @@ final class Call<E: Endpoint>: Sendable {
             case .settled(let settled):
                 switch Promise<(E.Response, HTTPResponse)>.result(of: settled) {
                 case .success(let (value, response)):
-                    finish(.success(value), request: summary, response: response)
+                    finish(.success(value), response: response)
                 case .failure(let error):
                     failed(attempt: number, prepared, error: error)
                 }
@@ -99,7 +100,7 @@ final class Call<E: Endpoint>: Sendable {
         let summary = prepared.summary
         let retriers = client.configuration.retriers
         guard outcome.isPending, !error.isCancellation, !retriers.isEmpty else {
-            return finish(.failure(error), request: summary, response: nil)
+            return finish(.failure(error), response: nil)
         }
         let request = lastRequest.withLock { $0 } ?? prepared.urlRequest
         let context = AttemptContext(request: summary, attempt: number, response: (error as? APIError)?.response)
@@ -114,45 +115,34 @@ final class Call<E: Endpoint>: Sendable {
         decision.subscribe { [self] event in
             guard case .settled(let settled) = event else { return }
             guard case .success(.retry(let delay)) = Promise<RetryDecision>.result(of: settled), outcome.isPending else {
-                return finish(.failure(error), request: summary, response: nil)
+                return finish(.failure(error), response: nil)
             }
             client.emit(.retrying(summary, attempt: number, error: error, delay: delay))
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) {
-                self.attempt(number + 1, prepared)
+            outcome.wait(for: DelayedStep(after: delay) { self.attempt(number + 1, prepared) })
+        }
+    }
+
+    /// Tells monitors how the call ended, from the first handler of the call's promise: so
+    /// exactly once, exactly as it settled (a cancellation included, whatever the call was doing),
+    /// and before any handler of the caller's runs.
+    private func reportOutcome(of request: RequestSummary) {
+        outcome.subscribe { [client, startedAt, progress] event in
+            guard case .settled(let settled) = event else { return }
+            let (attempts, response) = progress.withLock { ($0.attempts, $0.response) }
+            let duration = ContinuousClock.now - startedAt
+            switch Promise<E.Response>.result(of: settled) {
+            case .success:
+                if let response { client.emit(.succeeded(request, response: response, attempts: attempts, duration: duration)) }
+            case .failure(let error):
+                let reported = error is CancellationError ? APIError.cancelled(request) : error
+                client.emit(.failed(request, error: reported, attempts: attempts, duration: duration))
             }
         }
     }
 
-    /// Reports a cancellation to monitors when it happens, whatever the call was doing: sending,
-    /// waiting for a retrier, or waiting out a retry's delay.
-    private func reportCancellation(of request: RequestSummary) {
-        outcome.subscribe { [self] event in
-            guard case .settled(.rejected(let error)) = event, error.isCancellation else { return }
-            report(.failure(APIError.cancelled(request)), request: request, response: nil)
-        }
-    }
-
-    /// Reports how the call ended, then settles it (unless it was cancelled first), so that
-    /// monitors have heard of the outcome before the promise's handlers run.
-    private func finish(_ result: Result<E.Response, any Error>, request: RequestSummary, response: HTTPResponse?) {
-        guard outcome.isPending else { return }  // cancelled: reported by reportCancellation
-        report(result, request: request, response: response)
+    /// Settles the call, unless it was cancelled first.
+    private func finish(_ result: Result<E.Response, any Error>, response: HTTPResponse?) {
+        if let response { progress.withLock { $0.response = response } }
         outcome.settle(result)
-    }
-
-    /// Tells monitors how the call ended, once.
-    private func report(_ result: Result<E.Response, any Error>, request: RequestSummary, response: HTTPResponse?) {
-        let (attempts, alreadyReported) = progress.withLock { state in
-            defer { state.reported = true }
-            return (state.attempts, state.reported)
-        }
-        guard !alreadyReported else { return }
-        let duration = ContinuousClock.now - startedAt
-        switch result {
-        case .success:
-            if let response { client.emit(.succeeded(request, response: response, attempts: attempts, duration: duration)) }
-        case .failure(let error):
-            client.emit(.failed(request, error: error, attempts: attempts, duration: duration))
-        }
     }
 }

@@ -17,8 +17,11 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     /// Whether sending the request twice has the same effect as sending it once (RFC 9110
     /// §9.2.2): the default retry policy retries only these.
     public var isIdempotent: Bool {
-        ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(rawValue)
+        Self.idempotentMethods.contains(self)
     }
+
+    /// RFC 9110's idempotent methods: `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`, `TRACE`.
+    public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, "TRACE"]
 
     public var description: String { rawValue }
 }

@@ -4,10 +4,13 @@ import FoundationNetworking
 #endif
 
 /// One request in flight: what the session delegate needs to report on it.
+// Not a lock: after registration, `response`, `received` and `bodyWasDropped` are touched only on
+// the session's serial delegate queue (one operation at a time), which orders every access.
 final class Exchange: @unchecked Sendable {
-    // After registration, `response`, `received` and `finished` are touched only on the session's
-    // serial delegate queue, which orders every access.
     let body: TransportBody?
+    /// Set when URLSession followed a redirect that changed the method (a 303, or a 301/302 of a
+    /// POST): the request has no body from then on, so a later 307 needs no re-sending.
+    var bodyWasDropped = false
     let bodyLength: Int64?
     let progress: @Sendable (PromiseProgress) -> Void
     let complete: @Sendable (Result<HTTPResponse, URLError>) -> Void
@@ -28,8 +31,8 @@ final class Exchange: @unchecked Sendable {
 
 /// The delegate of a ``URLSessionTransport``'s session: routes each task's callbacks to its
 /// ``Exchange``.
+// `exchanges` is a `Locked` (guarded by its own mutex); `redirects` is immutable.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // `exchanges` is a `Locked` (its own mutex); `redirects` is immutable.
     private let exchanges = Locked<[Int: Exchange]>([:])
     let redirects: RedirectPolicy
 
@@ -70,12 +73,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        let hasBody = exchange(for: task)?.body != nil
-        if hasBody, response.statusCode == 307 || response.statusCode == 308 {
+        let exchange = exchange(for: task)
+        let current = task.currentRequest ?? task.originalRequest
+        if let exchange, exchange.body != nil, !exchange.bodyWasDropped, response.statusCode == 307 || response.statusCode == 308 {
             // Stop here: the transport sends the body to Location itself (see Transfer).
             return completionHandler(nil)
         }
-        completionHandler(redirects.redirect(request, from: task.currentRequest ?? task.originalRequest))
+        if let exchange, request.httpMethod != current?.httpMethod { exchange.bodyWasDropped = true }
+        completionHandler(redirects.redirect(request, from: current))
     }
 
     /// The `URLError` for a failed task. On Linux a body cut short of its declared length

@@ -15,8 +15,8 @@ import FoundationNetworking
 /// then on a global concurrent queue, so that decoding it holds up no other response. The
 /// session is invalidated when the transport is released, after its tasks finish.
 public final class URLSessionTransport: Transport {
-    private let session: URLSession
-    private let delegate: SessionDelegate
+    fileprivate let session: URLSession
+    fileprivate let delegate: SessionDelegate
 
     /// Creates a transport with its own session.
     ///
@@ -40,7 +40,7 @@ public final class URLSessionTransport: Transport {
     public func send(_ request: URLRequest, body: TransportBody?) -> Promise<HTTPResponse> {
         Promise { progress, fulfill, reject, configure in
             let transfer = Transfer(
-                session: session, delegate: delegate, body: body, progress: progress,
+                transport: self, body: body, progress: progress,
                 finish: { result in
                     switch result {
                     case .success(let response) where response.body.count >= Self.parallelDecodingThreshold:
@@ -53,8 +53,8 @@ public final class URLSessionTransport: Transport {
                 }
             )
             configure.cancel = { transfer.cancel() }
-            configure.pause = { transfer.currentTask?.suspend() }
-            configure.resume = { transfer.currentTask?.resume() }
+            configure.pause = { transfer.setPaused(true) }
+            configure.resume = { transfer.setPaused(false) }
             transfer.start(request, redirectsLeft: Self.maximumBodyRedirects)
         }
     }
@@ -71,26 +71,34 @@ public final class URLSessionTransport: Transport {
 /// redirects, which the transport makes itself because URLSession on Linux would send the
 /// redirected request without its body.
 private final class Transfer: Sendable {
-    private let session: URLSession
-    private let delegate: SessionDelegate
+    /// Kept so that the session is not invalidated while a redirect hop may still start a task.
+    private let transport: URLSessionTransport
     private let body: TransportBody?
     private let progress: @Sendable (PromiseProgress) -> Void
     private let finish: @Sendable (Result<HTTPResponse, URLError>) -> Void
-    private let state = Locked<(task: URLSessionTask?, isCancelled: Bool)>((nil, false))
+    private let state = Locked<(task: URLSessionTask?, isCancelled: Bool, isPaused: Bool)>((nil, false, false))
 
     init(
-        session: URLSession, delegate: SessionDelegate, body: TransportBody?,
+        transport: URLSessionTransport, body: TransportBody?,
         progress: @escaping @Sendable (PromiseProgress) -> Void,
         finish: @escaping @Sendable (Result<HTTPResponse, URLError>) -> Void
     ) {
-        self.session = session
-        self.delegate = delegate
+        self.transport = transport
         self.body = body
         self.progress = progress
         self.finish = finish
     }
 
-    var currentTask: URLSessionTask? { state.withLock { $0.task } }
+    /// Suspends or resumes the current task; a task started by a later redirect hop starts in
+    /// the same state.
+    func setPaused(_ paused: Bool) {
+        let task: URLSessionTask? = state.withLock { state in
+            guard state.isPaused != paused else { return nil }
+            state.isPaused = paused
+            return state.task
+        }
+        if paused { task?.suspend() } else { task?.resume() }
+    }
 
     func cancel() {
         state.withLock { state in
@@ -100,7 +108,10 @@ private final class Transfer: Sendable {
     }
 
     func start(_ request: URLRequest, redirectsLeft: Int) {
+        // Cancelled between two redirect hops: no new task.
+        guard !state.withLock({ $0.isCancelled }) else { return finish(.failure(URLError(.cancelled))) }
         let request = Self.withoutBody(request)
+        let session = transport.session
         let task: URLSessionTask
         switch body {
         case nil: task = session.dataTask(with: request)
@@ -109,21 +120,21 @@ private final class Transfer: Sendable {
         }
         let exchange = Exchange(body: body, progress: progress) { [self] result in
             if case .success(let response) = result, redirectsLeft > 0,
-               let next = delegate.redirects.bodyRedirect(of: request, by: response) {
+               let next = transport.delegate.redirects.bodyRedirect(of: request, by: response) {
                 start(next, redirectsLeft: redirectsLeft - 1)
             } else {
                 finish(result)
             }
         }
-        delegate.register(exchange, for: task)
-        let wasCancelled = state.withLock { state in
+        transport.delegate.register(exchange, for: task)
+        let (wasCancelled, isPaused) = state.withLock { state in
             state.task = task
-            return state.isCancelled
+            return (state.isCancelled, state.isPaused)
         }
         if wasCancelled {
-            task.cancel()  // cancelled between two redirect hops: report it as the task's own
+            task.cancel()  // cancelled while the task was being made: report it as the task's own
         }
-        task.resume()
+        if !isPaused { task.resume() }
     }
 
     /// The body travels in the upload task, never in the request.

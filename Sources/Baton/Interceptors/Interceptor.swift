@@ -7,8 +7,9 @@ import FoundationNetworking
 ///
 /// Adapters run in the order the client lists them, before every attempt (a retry is adapted
 /// again, so a refreshed token is picked up). They may wait asynchronously, for instance for a
-/// token being refreshed. An error an adapter throws fails the call with that error, and nothing
-/// is sent.
+/// token being refreshed. An error an adapter throws fails the attempt, with nothing sent; the
+/// retriers then decide, as for any failure (the default ``RetryPolicy`` retries it only if it
+/// is a transient `URLError`), and the call fails with that error if none retries.
 public protocol RequestAdapter: Sendable {
     func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest
 }

@@ -31,7 +31,7 @@ public struct RetryPolicy: RequestRetrier {
     /// Ten seconds: longer than a user waits for a screen to fill.
     public static let defaultMaximumDelay = Duration.seconds(10)
     /// RFC 9110's idempotent methods: repeating them has the effect of sending them once.
-    public static let defaultRetryableMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, "TRACE"]
+    public static let defaultRetryableMethods: Set<HTTPMethod> = HTTPMethod.idempotentMethods
     /// Statuses that say "not now" rather than "not this": 408 Request Timeout, 429 Too Many
     /// Requests, 500 Internal Server Error, 502 Bad Gateway, 503 Service Unavailable, 504
     /// Gateway Timeout.

@@ -23,7 +23,7 @@ final class PromiseGroup: PromiseControl {
         self.members = members
     }
 
-    @usableFromInline func cancelStep() -> (any PromiseControl)? {
+    @usableFromInline func cancelStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
         members.forEach { $0.cancelWork() }
         return nil
     }

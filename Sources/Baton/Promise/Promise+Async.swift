@@ -23,8 +23,8 @@ extension Promise {
 
     /// The promise's value, waiting for it to settle.
     ///
-    /// Throws the promise's error; a cancelled promise throws `CancellationError`. Cancelling the
-    /// Swift task that awaits cancels the promise (and so the work it stands for).
+    /// Throws the promise's error; a promise cancelled by ``cancel()`` throws `CancellationError`.
+    /// Cancelling the Swift task that awaits cancels the promise (and so the work it stands for).
     public var value: Value {
         get async throws {
             try await withTaskCancellationHandler {

@@ -34,9 +34,9 @@ extension Promise {
             guard case .settled(.rejected(let error)) = event,
                   retriesLeft > 0, !error.isCancellation, self.isPending
             else { return self.relay(event) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) {
+            self.wait(for: DelayedStep(after: delay) {
                 self.attempt(makeAttempt, retriesLeft: retriesLeft - 1, delay: delay)
-            }
+            })
         }
     }
 

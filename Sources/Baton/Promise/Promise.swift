@@ -154,8 +154,9 @@ public final class Promise<Value: Sendable>: Sendable {
         }
     }
 
-    /// The outcome once settled, `nil` while pending. A cancelled promise's outcome is
-    /// `.failure(CancellationError())`.
+    /// The outcome once settled, `nil` while pending. A promise cancelled by ``cancel()`` has the
+    /// outcome `.failure(CancellationError())`; one that the transport reported cancelled on its
+    /// own has `.failure(APIError.cancelled)`; both are in the ``PromiseState/cancelled`` state.
     @inlinable
     public var result: Result<Value, any Error>? {
         core.withLock(annotating: self) { $0.outcome }.map(Self.result(of:))
@@ -176,43 +177,55 @@ public final class Promise<Value: Sendable>: Sendable {
         cancelWork()
     }
 
-    /// Settles with `error` if pending and cancels the running step: the shared path of
-    /// ``cancel()`` and of timeouts. Returns whether this call settled the promise.
+    /// Settles with `error` if pending, then cancels the step it waits for (with
+    /// `CancellationError`): what timeouts use. Returns whether this call settled the promise.
     @discardableResult
     func cancel(with error: any Error) -> Bool {
-        guard let action = core.withLock(annotating: self, { $0.settle(.rejected(error)) }) else { return false }
-        action.upstream?.cancelWork()
-        if action.deliver { DeliveryQueue.schedule(self) }
+        var deliveries: [any Deliverable] = []
+        guard let upstream = settleAsCancelled(with: error, deferring: &deliveries) else { return false }
+        upstream?.cancelWork()
+        for promise in deliveries { DeliveryQueue.schedule(promise) }
         return true
     }
 
     /// Cancels this promise alone; ``PromiseControl/cancelWork()`` goes on with the returned
-    /// upstream link.
+    /// upstream link, then delivers.
     @usableFromInline
-    func cancelStep() -> (any PromiseControl)? {
-        guard let action = core.withLock(annotating: self, { $0.settle(.rejected(CancellationError())) }) else { return nil }
-        if action.deliver { DeliveryQueue.schedule(self) }
-        return action.upstream
+    func cancelStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
+        settleAsCancelled(with: CancellationError(), deferring: &deliveries) ?? nil
+    }
+
+    /// The one cancellation path: settles with `error`, leaving the delivery to the caller once
+    /// the links upstream are cancelled; returns the link this promise waited for (`.some(nil)`
+    /// if none), or `nil` if it had already settled.
+    private func settleAsCancelled(with error: any Error, deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)?? {
+        guard let action = core.withLock(annotating: self, { $0.settle(.rejected(error)) }) else { return nil }
+        if action.deliver { deliveries.append(self) }
+        return .some(action.upstream)
     }
 
     /// Asks the running step to pause. While paused, the promise holds back progress (keeping only
     /// the newest value, delivered on ``resume()``); a fulfil or reject still settles it at once.
-    /// Does nothing unless the promise is running.
+    /// Does nothing once the promise has settled.
     public func pause() {
         pauseWork()
     }
 
+    /// Pauses this promise and returns the link it waits for, paused or not: the work's
+    /// configuration runs its handler only when the state changes, so walking on is harmless,
+    /// and it means a pause always reaches the running step.
     @usableFromInline
     func pauseStep() -> (any PromiseControl)? {
         core.withLock(annotating: self) { core in
-            guard core.outcome == nil, !core.isPaused else { return nil }
+            guard core.outcome == nil else { return nil }
             core.isPaused = true
             return core.upstream
         }
     }
 
     /// Resumes a paused promise: the running step's resume handler runs, then the newest progress
-    /// held back while paused is delivered. Does nothing unless the promise is paused.
+    /// held back while paused is delivered. Does nothing once the promise has settled; the work's
+    /// resume handler runs only if the work was paused.
     public func resume() {
         resumeWork()
     }
@@ -220,9 +233,10 @@ public final class Promise<Value: Sendable>: Sendable {
     @usableFromInline
     func resumeStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
         let action: (upstream: (any PromiseControl)?, deliver: Bool)? = core.withLock(annotating: self) { core in
-            guard core.outcome == nil, core.isPaused else { return nil }
+            guard core.outcome == nil else { return nil }
+            let wasPaused = core.isPaused
             core.isPaused = false
-            return (core.upstream, core.heldProgress != nil && core.beginDelivery())
+            return (core.upstream, wasPaused && core.heldProgress != nil && core.beginDelivery())
         }
         guard let action else { return nil }
         if action.deliver { deliveries.append(self) }
@@ -304,6 +318,8 @@ public final class Promise<Value: Sendable>: Sendable {
             upstream.cancelWork()
         } else if state.isPaused {
             upstream.pauseWork()
+            // A resume that came in between found the old upstream: bring the new one along.
+            if !core.withLock(annotating: self, { $0.isPaused }) { upstream.resumeWork() }
         }
     }
 

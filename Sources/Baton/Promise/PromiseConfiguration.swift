@@ -19,7 +19,11 @@ import Synchronization
 ///   reject. If the promise was cancelled before the work set `cancel`, setting it runs it at once,
 ///   so work that registers its handler late still hears of the cancellation.
 /// - Once the promise has settled, every handler is released (and later assignments are dropped),
-///   so nothing the handlers capture outlives the work.
+///   so nothing the handlers capture outlives the work. Until then they are kept: handlers that
+///   capture `fulfill` or `reject` keep the promise from being reported as
+///   ``PromiseError/abandoned`` should the work drop its other references without settling.
+/// - `pause` and `resume` alternate: each runs only when the state changes, and when pause and
+///   resume are called at once from several threads, the last call decides the final state.
 /// - Handlers run without any of Baton's locks held, on the thread that called
 ///   ``Promise/pause()``, ``Promise/resume()`` or ``Promise/cancel()``.
 public final class PromiseConfiguration: Sendable {
@@ -29,6 +33,11 @@ public final class PromiseConfiguration: Sendable {
         var cancel: (@Sendable () -> Void)?
         var wasCancelled = false
         var isFinished = false
+        /// Whether the work should be paused, whether it is, and whether a thread is running
+        /// handlers to bring the second in line with the first (see `applyPauseState`).
+        var wantsPaused = false
+        var isPaused = false
+        var isApplying = false
     }
 
     private let handlers = Mutex(Handlers())
@@ -38,13 +47,15 @@ public final class PromiseConfiguration: Sendable {
     /// Runs when the promise is paused while pending.
     public var pause: (@Sendable () -> Void)? {
         get { handlers.withLock(annotating: self) { $0.pause } }
-        set { handlers.withLock(annotating: self) { if !$0.isFinished { $0.pause = newValue } } }
+        // The replaced handler is returned, so that it is released (and anything it captures
+        // deinitialised) after the lock is let go: never user code under the lock.
+        set { _ = handlers.withLock(annotating: self) { state in state.isFinished ? newValue : swap(&state.pause, newValue) } }
     }
 
     /// Runs when a paused promise is resumed.
     public var resume: (@Sendable () -> Void)? {
         get { handlers.withLock(annotating: self) { $0.resume } }
-        set { handlers.withLock(annotating: self) { if !$0.isFinished { $0.resume = newValue } } }
+        set { _ = handlers.withLock(annotating: self) { state in state.isFinished ? newValue : swap(&state.resume, newValue) } }
     }
 
     /// Runs once when the promise is cancelled while pending. Set after the cancellation, it runs
@@ -52,42 +63,72 @@ public final class PromiseConfiguration: Sendable {
     public var cancel: (@Sendable () -> Void)? {
         get { handlers.withLock(annotating: self) { $0.cancel } }
         set {
-            let runNow: (@Sendable () -> Void)? = handlers.withLock(annotating: self) { state in
-                if state.wasCancelled { return newValue }
-                if !state.isFinished { state.cancel = newValue }
-                return nil
+            let (runNow, replaced): ((@Sendable () -> Void)?, (@Sendable () -> Void)?) = handlers.withLock(annotating: self) { state in
+                if state.wasCancelled { return (newValue, nil) }
+                if state.isFinished { return (nil, newValue) }
+                return (nil, swap(&state.cancel, newValue))
             }
-            runNow?()
+            withExtendedLifetime(replaced) { runNow?() }
+        }
+    }
+
+    /// Runs the pause or resume handler until the work's state matches the latest request. One
+    /// thread at a time does it, so that concurrent pause and resume calls cannot leave the work
+    /// paused while the promise reports running (or the reverse): the last request wins.
+    private func applyPauseState(_ paused: Bool) {
+        var claimed = handlers.withLock(annotating: self) { state -> Bool in
+            state.wantsPaused = paused
+            guard !state.isApplying, !state.isFinished else { return false }
+            state.isApplying = true
+            return true
+        }
+        while claimed {
+            let handler: (@Sendable () -> Void)?? = handlers.withLock(annotating: self) { state in
+                guard !state.isFinished, state.isPaused != state.wantsPaused else {
+                    state.isApplying = false
+                    return .none
+                }
+                state.isPaused = state.wantsPaused
+                return .some(state.isPaused ? state.pause : state.resume)
+            }
+            guard let handler else { claimed = false; break }
+            handler?()
         }
     }
 }
 
+/// Stores `value` in `slot` and returns what was there.
+private func swap<T>(_ slot: inout T, _ value: T) -> T {
+    let old = slot
+    slot = value
+    return old
+}
+
 extension PromiseConfiguration: PromiseControl {
-    @usableFromInline func cancelStep() -> (any PromiseControl)? {
-        let handler: (@Sendable () -> Void)? = handlers.withLock(annotating: self) { state in
+    @usableFromInline func cancelStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
+        let old: Handlers? = handlers.withLock(annotating: self) { state in
             guard !state.isFinished else { return nil }
-            let handler = state.cancel
-            state = Handlers(wasCancelled: true, isFinished: true)
-            return handler
+            return swap(&state, Handlers(wasCancelled: true, isFinished: true))
         }
-        handler?()
+        old?.cancel?()
         return nil
     }
 
     @usableFromInline func pauseStep() -> (any PromiseControl)? {
-        handlers.withLock(annotating: self) { $0.pause }?()
+        applyPauseState(true)
         return nil
     }
 
     @usableFromInline func resumeStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
-        handlers.withLock(annotating: self) { $0.resume }?()
+        applyPauseState(false)
         return nil
     }
 
     @usableFromInline func release() {
-        handlers.withLock(annotating: self) { state in
-            if !state.isFinished { state = Handlers(isFinished: true) }
+        let old: Handlers? = handlers.withLock(annotating: self) { state in
+            state.isFinished ? nil : swap(&state, Handlers(isFinished: true))
         }
+        withExtendedLifetime(old) {}  // released here, after the lock
     }
 }
 
@@ -99,8 +140,10 @@ extension PromiseConfiguration: PromiseControl {
 /// promise of a chain of any length never deepens the stack.
 @usableFromInline
 protocol PromiseControl: AnyObject, Sendable {
-    /// Cancels this link; returns the link upstream of it, if that must be cancelled too.
-    func cancelStep() -> (any PromiseControl)?
+    /// Cancels this link; returns the link upstream of it, if that must be cancelled too. A
+    /// promise adds itself to `deliveries`, to be delivered once every link has been cancelled
+    /// (so that whoever sees the cancellation finds the work already told to stop).
+    func cancelStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)?
     /// Pauses this link; returns the link upstream of it, if that must be paused too.
     func pauseStep() -> (any PromiseControl)?
     /// Resumes this link; returns the link upstream of it, if that must be resumed too. A promise
@@ -112,11 +155,13 @@ protocol PromiseControl: AnyObject, Sendable {
 }
 
 extension PromiseControl {
-    /// Cancels this link and every link it waits for.
+    /// Cancels this link and every link it waits for, then delivers the cancellations.
     @usableFromInline
     func cancelWork() {
+        var deliveries: [any Deliverable] = []
         var link: (any PromiseControl)? = self
-        while let current = link { link = current.cancelStep() }
+        while let current = link { link = current.cancelStep(deferring: &deliveries) }
+        for promise in deliveries { DeliveryQueue.schedule(promise) }
     }
 
     /// Pauses this link and every link it waits for.
