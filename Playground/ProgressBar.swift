@@ -3,8 +3,8 @@ import Foundation
 
 /// Draws progress on one terminal line that redraws in place, or, when standard output is not a
 /// terminal (a pipe, a CI log), prints a plain line at each tenth of the way.
+// `lock` guards `lastTenth`; drawing happens under it so lines never interleave.
 final class ProgressBar: @unchecked Sendable {
-    // `lock` guards `lastTenth`; drawing happens under it so lines never interleave.
     private let lock = NSLock()
     private var lastTenth = -1
     private let label: String

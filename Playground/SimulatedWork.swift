@@ -2,9 +2,10 @@ import Baton
 import Dispatch
 import Foundation
 
-/// Stand-ins for the HTTP calls of the source documents, until the client and the demo server
-/// exist: each is a promise whose work ticks on a timer, reports progress, and honours cancel,
-/// pause and resume through its configuration.
+/// Stand-ins for the HTTP calls of the source documents, for this promise-only walk-through
+/// (the roadmap's playground issue moves it onto the client and the embedded DemoServer): each
+/// is a promise whose work ticks on a timer, reports progress, and honours cancel, pause and
+/// resume through its configuration.
 enum SimulatedWork {
     struct Order: Sendable { var id: Int; var name: String }
     struct Review: Sendable { var id: Int; var content: String }
@@ -42,12 +43,15 @@ enum SimulatedWork {
 }
 
 /// Ticks `ticks` times on a global queue unless paused or stopped.
+// `lock` guards `done`, `isPaused`, `isStopped` and `tickPending`.
 private final class Transfer: @unchecked Sendable {
-    // `lock` guards `done`, `isPaused` and `isStopped`.
     private let lock = NSLock()
     private var done = 0
     private var isPaused = false
     private var isStopped = false
+    /// Whether a tick is already scheduled, so that a quick pause and resume cannot start a
+    /// second chain of ticks.
+    private var tickPending = false
     private let ticks: Int
     private let interval: DispatchTimeInterval
     private let onTick: @Sendable (Int) -> Void
@@ -59,7 +63,13 @@ private final class Transfer: @unchecked Sendable {
     }
 
     func scheduleNextTick() {
-        DispatchQueue.global().asyncAfter(deadline: .now() + interval) { self.tick() }
+        lock.lock()
+        let alreadyPending = tickPending
+        tickPending = true
+        lock.unlock()
+        if !alreadyPending {
+            DispatchQueue.global().asyncAfter(deadline: .now() + interval) { self.tick() }
+        }
     }
 
     func setPaused(_ paused: Bool) {
@@ -78,6 +88,7 @@ private final class Transfer: @unchecked Sendable {
 
     private func tick() {
         lock.lock()
+        tickPending = false
         guard !isStopped, !isPaused, done < ticks else { return lock.unlock() }
         done += 1
         let current = done

@@ -3,8 +3,8 @@ import Foundation
 
 // `swift run playground`: the source documents' flow told with Baton's promises. Find an order,
 // post a review of it, upload its photos in parallel with one progress bar, handle every failure
-// in one place; then the same chain cancelled halfway. The work is simulated on timers until
-// the HTTP client and the demo server arrive.
+// in one place; then the same chain cancelled halfway. The work is simulated on timers: this is
+// the promise-only walk-through; the roadmap's playground issue runs it on the real client.
 
 typealias Order = SimulatedWork.Order
 typealias Review = SimulatedWork.Review

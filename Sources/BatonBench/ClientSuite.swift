@@ -49,7 +49,9 @@ enum ClientSuite {
         }
         let endpoint = Request<Order>(.get, "orders/1")
         return LoadDriver.requestsPerSecond(requests: requests, concurrency: concurrency) { done in
-            client.send(endpoint).always { done() }
+            client.send(endpoint)
+                .failure { error, _ in fail("Baton: \(error)") }
+                .always { done() }
         }
     }
 
@@ -64,12 +66,21 @@ enum ClientSuite {
         let prepared = request
         return LoadDriver.requestsPerSecond(requests: requests, concurrency: concurrency) { done in
             session.dataTask(with: prepared) { data, response, _ in
-                if let data, (response as? HTTPURLResponse)?.statusCode == 200 {
-                    blackHole(try? JSONDecoder().decode(Order.self, from: data))
+                if let data, (response as? HTTPURLResponse)?.statusCode == 200,
+                   let order = try? JSONDecoder().decode(Order.self, from: data) {
+                    blackHole(order)
+                } else {
+                    fail("URLSession: no Order decoded")
                 }
                 done()
             }.resume()
         }
+    }
+
+    /// A failed request would make a rate meaningless: stop the benchmark and say why.
+    private static func fail(_ reason: String) {
+        FileHandle.standardError.write(Data("baton-bench client: a request failed (\(reason))\n".utf8))
+        exit(1)
     }
 
     private static func login(baseURL: URL) throws -> String {
@@ -85,8 +96,8 @@ enum ClientSuite {
 }
 
 /// A value behind a lock, for results handed back from callbacks.
+// `lock` guards `value`.
 final class Locked<Value>: @unchecked Sendable {
-    // `lock` guards `value`.
     private let lock = NSLock()
     private var value: Value
 

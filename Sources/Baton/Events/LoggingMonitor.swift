@@ -46,8 +46,7 @@ public struct LoggingMonitor: ClientMonitor {
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        Int((duration.timeInterval * 1000).rounded())
     }
 
     private static func plural(_ count: Int, _ noun: String) -> String {

@@ -44,7 +44,7 @@ final class Call<E: Endpoint>: Sendable {
                 try RequestBuilder.validateHeaders(of: request, summary: summary, setBy: " (set by an adapter)")
                 lastRequest.withLock { $0 = request }
                 progress.withLock { $0.attempts = number }
-                client.emit(.attemptStarted(summary, attempt: number, request: Self.onTheWire(request, prepared.body)))
+                client.emit(.attemptStarted(summary, attempt: number, request: request.carrying(prepared.body)))
                 return client.transport.send(request, body: prepared.body).then { result in
                     switch result {
                     case .success(let response):
@@ -73,15 +73,6 @@ final class Call<E: Endpoint>: Sendable {
                 }
             }
         }
-    }
-
-    /// `request` with its body in `httpBody`, as monitors are promised: exactly what is sent.
-    /// (A file body stays on disk; its `httpBody` stays empty.)
-    private static func onTheWire(_ request: URLRequest, _ body: TransportBody?) -> URLRequest {
-        guard case .data(let data)? = body else { return request }
-        var request = request
-        request.httpBody = data
-        return request
     }
 
     /// Runs the adapters in order; without any, no asynchronous hop is made.

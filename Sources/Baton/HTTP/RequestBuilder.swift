@@ -122,11 +122,3 @@ struct RequestBuilder {
             || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
     }
 }
-
-extension Duration {
-    /// The duration in seconds, for Foundation APIs.
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}

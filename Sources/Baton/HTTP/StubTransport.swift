@@ -37,7 +37,7 @@ public final class StubTransport: Transport {
     }
 
     public func send(_ request: URLRequest, body: TransportBody?) -> Promise<HTTPResponse> {
-        let sent = Self.withBody(request, body)
+        let sent = request.carrying(body)
         recorded.withLock { $0.append(sent) }
         let respond = self.respond
         return Promise { _, fulfill, reject, _ in
@@ -45,13 +45,6 @@ public final class StubTransport: Transport {
                 do { fulfill(try respond(sent, body)) } catch { reject(error) }
             }
         }
-    }
-
-    private static func withBody(_ request: URLRequest, _ body: TransportBody?) -> URLRequest {
-        guard case .data(let data)? = body else { return request }
-        var request = request
-        request.httpBody = data
-        return request
     }
 }
 

@@ -21,6 +21,17 @@ public protocol Transport: Sendable {
     func send(_ request: URLRequest, body: TransportBody?) -> Promise<HTTPResponse>
 }
 
+extension URLRequest {
+    /// This request with `body` in `httpBody`, as it goes on the wire (a file body stays on disk:
+    /// `httpBody` is left as it is).
+    func carrying(_ body: TransportBody?) -> URLRequest {
+        guard case .data(let data)? = body else { return self }
+        var request = self
+        request.httpBody = data
+        return request
+    }
+}
+
 /// The body of a request as a transport sends it.
 public enum TransportBody: Sendable, Equatable {
     /// Bytes in memory.

@@ -53,6 +53,12 @@ extension Promise {
 }
 
 extension Duration {
+    /// The duration in seconds, for Foundation APIs.
+    var timeInterval: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
     /// This duration for Dispatch, clamped to `0...Int.max` nanoseconds.
     var dispatchInterval: DispatchTimeInterval {
         let (seconds, attoseconds) = components

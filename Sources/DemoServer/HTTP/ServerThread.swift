@@ -9,8 +9,9 @@ import Darwin
 /// The server uses these rather than Dispatch because each connection blocks in `poll` for as long
 /// as its client is slow, which would starve Dispatch's pool; and because `join` lets `stop()`
 /// promise that every thread has really ended, not merely been asked to.
-// The handle is written once by `pthread_create` before the value escapes and is joined exactly
-// once by the owner that holds the server's `ThreadRegistry` lock; no other access exists.
+// Not a lock: the handle is written once by `pthread_create` before the value escapes, and is
+// joined exactly once by its single owner (the server or the connection registry); no other
+// access exists.
 struct ServerThread: @unchecked Sendable {
     private let handle: pthread_t
 
