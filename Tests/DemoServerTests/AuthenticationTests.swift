@@ -146,19 +146,20 @@ final class AuthenticationTests: ServerTestCase {
 final class TokenLifetimeTests: ServerTestCase {
     override func makeConfiguration() -> DemoServer.Configuration {
         var configuration = super.makeConfiguration()
-        configuration.tokenLifetime = 0.4
+        // Long enough for the fresh request to finish on a loaded machine (under TSan in CI).
+        configuration.tokenLifetime = 1.5
         return configuration
     }
 
     func test_expiredToken_answers401WithInvalidTokenChallenge() async throws {
         let reply = try await postForm("/tokens", [("grant_type", "password"), ("username", "demo"), ("password", "demo")])
-        // 0.4 s is reported rounded up to whole seconds.
-        XCTAssertEqual(reply.object["expires_in"] as? Int, 1)
+        // 1.5 s is reported rounded up to whole seconds.
+        XCTAssertEqual(reply.object["expires_in"] as? Int, 2)
         let token = try XCTUnwrap(reply.object["token"] as? String)
         let fresh = try await send("GET", "/books/1", token: token)
         XCTAssertEqual(fresh.status, 200)
         // The behaviour under test is the passage of time itself, so this waits it out.
-        try await Task.sleep(for: .milliseconds(600))
+        try await Task.sleep(for: .milliseconds(1_700))
         let expired = try await send("GET", "/books/1", token: token)
         XCTAssertEqual(expired.status, 401)
         XCTAssertEqual(expired.message, "invalid_token")
