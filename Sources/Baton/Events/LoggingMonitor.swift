@@ -29,6 +29,8 @@ public struct LoggingMonitor: ClientMonitor {
         self.write = write
     }
 
+    /// Writes the line for `event` (for an attempt, only if `showsAttempts`), hiding what `redaction`
+    /// names and `client`'s sensitive headers.
     public func receive(_ event: ClientEvent, from client: Client) {
         let redaction = self.redaction.hiding(headers: client.configuration.sensitiveHeaders)
         switch event {

@@ -16,8 +16,11 @@ public struct Redaction: Sendable {
         bodyFields: ["token", "access_token", "refresh_token", "password", "client_secret"]
     )
 
+    /// The text that replaces a hidden value: `<redacted>`.
     public static let placeholder = "<redacted>"
 
+    /// Hides the values of the header fields `headers` and the body and query fields `bodyFields`, named
+    /// in any case.
     public init(headers: Set<String>, bodyFields: Set<String>) {
         self.headers = Set(headers.map { $0.lowercased() })
         self.bodyFields = Set(bodyFields.map { $0.lowercased() })

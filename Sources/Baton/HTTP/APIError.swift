@@ -51,6 +51,7 @@ public enum APIError: Error, Sendable, CustomStringConvertible {
     /// The response's status code, when the server sent one.
     public var statusCode: Int? { response?.statusCode }
 
+    /// One sentence naming the request and what went wrong, as in `GET /orders/7 was cancelled.`
     public var description: String {
         switch self {
         case .invalidRequest(let request, let field, let reason):
@@ -105,12 +106,15 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     /// The path relative to the base URL, as the endpoint gave it.
     public var path: String
 
+    /// Names a request of `method` to `url` (`nil` if it could not be built), for the endpoint path `path`.
     public init(method: HTTPMethod, url: URL?, path: String) {
         self.method = method
         self.url = url
         self.path = path
     }
 
+    /// The method, then the URL's path and query with secret values hidden, as in `GET /v1/orders?page=2`;
+    /// `GET /orders/7`, from ``path``, when there is no URL.
     public var description: String {
         if let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             components.scheme = nil

@@ -30,6 +30,7 @@ extension Client {
         /// Default 60 seconds, URLSession's own.
         public var timeout: Duration = .seconds(60)
 
+        /// A configuration for `baseURL`, with every other setting at its default.
         public init(baseURL: URL) {
             self.baseURL = baseURL
         }

@@ -56,32 +56,44 @@ public protocol Endpoint: Sendable {
 }
 
 extension Endpoint {
+    /// Defaults to `GET`.
     public var method: HTTPMethod { .get }
+    /// Defaults to no query items.
     public var query: [URLQueryItem] { [] }
+    /// Defaults to none: only the client's header fields are sent.
     public var headers: [String: String] { [:] }
+    /// Defaults to ``RequestBody/none``.
     public var body: RequestBody { .none }
+    /// Defaults to `200..<300`.
     public var acceptableStatusCodes: Range<Int> { 200..<300 }
+    /// Defaults to `*/*`: any content type.
     public var acceptableContentTypes: [String] { ["*/*"] }
+    /// Defaults to `nil`: the client's decoder.
     public var decoder: JSONDecoder? { nil }
 }
 
 extension Endpoint where Response: Decodable {
+    /// JSON: `application/json` and `application/*+json` (such as `application/problem+json`).
     public var acceptableContentTypes: [String] { ["application/json", "application/*+json"] }
 
+    /// Decodes the body as JSON with `decoder`.
     public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> Response {
         try decoder.decode(Response.self, from: response.body)
     }
 }
 
 extension Endpoint where Response == Data {
+    /// Any content type: the body is returned as it is.
     public var acceptableContentTypes: [String] { ["*/*"] }
 
+    /// Returns the body's bytes as they arrived.
     public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> Data {
         response.body
     }
 }
 
 extension Endpoint where Response == String {
+    /// Any content type: the body is read as UTF-8 text.
     public var acceptableContentTypes: [String] { ["*/*"] }
 
     /// Decodes the body as UTF-8; invalid bytes are an error rather than silently replaced.
@@ -94,5 +106,6 @@ extension Endpoint where Response == String {
 }
 
 extension Endpoint where Response == Void {
+    /// Ignores the body.
     public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws {}
 }

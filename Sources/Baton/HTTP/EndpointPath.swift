@@ -21,10 +21,14 @@ public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, Express
     /// The percent-encoded path, without a leading `/`.
     public let encoded: String
 
+    /// A path from literal text: `/` and valid `%XX` escapes are kept, characters a path cannot hold are
+    /// escaped, and leading `/`s are dropped.
     public init(stringLiteral value: String) {
         encoded = Self.trimmingLeadingSlashes(Self.encodeLiteral(value))
     }
 
+    /// A path from an interpolated literal, each interpolated value escaped as one segment; leading `/`s
+    /// are dropped.
     public init(stringInterpolation: Interpolation) {
         encoded = Self.trimmingLeadingSlashes(stringInterpolation.encoded)
     }
@@ -34,16 +38,19 @@ public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, Express
         encoded = Self.trimmingLeadingSlashes(segments.map(Self.encodeSegment).joined(separator: "/"))
     }
 
+    /// The percent-encoded path, as in `facilities/12/reviews` (no leading `/`).
     public var description: String { encoded }
 
     /// Builds the encoded path as the literal is interpolated.
     public struct Interpolation: StringInterpolationProtocol {
         var encoded = ""
 
+        /// Starts an empty path, with room reserved for the literal's text and values.
         public init(literalCapacity: Int, interpolationCount: Int) {
             encoded.reserveCapacity(literalCapacity + interpolationCount * 8)
         }
 
+        /// Appends literal text, escaped as for `init(stringLiteral:)`: `/` and `%XX` escapes are kept.
         public mutating func appendLiteral(_ literal: String) {
             encoded += EndpointPath.encodeLiteral(literal)
         }

@@ -11,6 +11,7 @@ public struct HTTPResponse: Sendable {
     /// The URL that answered (after any redirect).
     public var url: URL?
 
+    /// A response with these parts, as a transport reports one (or a test stubs one).
     public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data(), url: URL? = nil) {
         self.statusCode = statusCode
         self.headers = headers

@@ -27,6 +27,8 @@ public struct RedirectPolicy: Sendable {
     /// Never follow: hand the 3xx response back.
     public static let never = RedirectPolicy(follows: false, sensitiveHeaders: [])
 
+    /// A policy that follows redirects or not, removing `sensitiveHeaders` as well as
+    /// ``alwaysSensitiveHeaders`` when a redirect leaves the origin.
     public init(follows: Bool = true, sensitiveHeaders: Set<String> = []) {
         self.follows = follows
         self.sensitiveHeaders = sensitiveHeaders

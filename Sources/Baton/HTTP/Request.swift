@@ -7,13 +7,22 @@ import Foundation
 /// let done = client.send(Request<Void>(.delete, "reviews/\(id)"))
 /// ```
 public struct Request<Response: Sendable>: Endpoint {
+    /// The HTTP method.
     public var method: HTTPMethod
+    /// The path relative to the client's base URL; interpolated values are escaped as single segments.
     public var path: EndpointPath
+    /// Query items, percent-encoded by Baton.
     public var query: [URLQueryItem]
+    /// Header fields of this call, added over the client's defaults.
     public var headers: [String: String]
+    /// The body.
     public var body: RequestBody
+    /// The status codes that count as success. Default `200..<300`.
     public var acceptableStatusCodes: Range<Int> = 200..<300
+    /// The media types the response may have: JSON for a `Decodable` response, anything otherwise, as
+    /// the initializer sets them.
     public var acceptableContentTypes: [String]
+    /// The decoder for this call's JSON, or `nil` (the default) for the client's.
     public var decoder: JSONDecoder?
     private let decodeBody: @Sendable (HTTPResponse, JSONDecoder) throws -> Response
 
@@ -31,6 +40,8 @@ public struct Request<Response: Sendable>: Endpoint {
         self.decodeBody = decode
     }
 
+    /// Turns the validated response into `Response` as the initializer chose: JSON, the bytes, UTF-8
+    /// text, or nothing.
     public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> Response {
         try decodeBody(response, decoder)
     }

@@ -36,6 +36,8 @@ public final class StubTransport: Transport {
         recorded.withLock { $0 }
     }
 
+    /// Records `request` (with a data body in `httpBody`) and answers it with the closure, on a global
+    /// queue: see ``Transport/send(_:body:)``.
     public func send(_ request: URLRequest, body: TransportBody?) -> Promise<HTTPResponse> {
         let sent = request.carrying(body)
         recorded.withLock { $0.append(sent) }

@@ -37,6 +37,7 @@ public final class URLSessionTransport: Transport {
         session.finishTasksAndInvalidate()
     }
 
+    /// Sends `request` on the session: see ``Transport/send(_:body:)``.
     public func send(_ request: URLRequest, body: TransportBody?) -> Promise<HTTPResponse> {
         Promise { progress, fulfill, reject, configure in
             let transfer = Transfer(

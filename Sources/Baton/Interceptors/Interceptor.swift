@@ -11,6 +11,8 @@ import FoundationNetworking
 /// retriers then decide, as for any failure (the default ``RetryPolicy`` retries it only if it
 /// is a transient `URLError`), and the call fails with that error if none retries.
 public protocol RequestAdapter: Sendable {
+    /// Returns `request` as it should be sent for the attempt `context` describes; throwing fails the
+    /// attempt, with nothing sent.
     func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest
 }
 
@@ -21,6 +23,8 @@ public protocol RequestAdapter: Sendable {
 /// client lists them; the first that does not answer ``RetryDecision/doNotRetry`` decides.
 /// A cancelled call is never offered for retry.
 public protocol RequestRetrier: Sendable {
+    /// Whether to try again after the attempt `context` describes failed with `error`, and after what
+    /// delay. May wait asynchronously before answering.
     func retry(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) async -> RetryDecision
 }
 
@@ -33,6 +37,7 @@ public struct AttemptContext: Sendable {
     /// The response of the failed attempt, when there was one (for retriers).
     public var response: HTTPResponse?
 
+    /// The context of attempt number `attempt` (1 for the first) of `request`.
     public init(request: RequestSummary, attempt: Int, response: HTTPResponse? = nil) {
         self.request = request
         self.attempt = attempt
@@ -67,6 +72,8 @@ public struct HeadersAdapter: RequestAdapter {
         self.headers = { headers }
     }
 
+    /// Sets the headers on `request`, replacing fields of the same name: see
+    /// ``RequestAdapter/adapt(_:context:)``.
     public func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
         var request = request
         for (name, value) in try await headers() { request.setValue(value, forHTTPHeaderField: name) }
@@ -79,10 +86,13 @@ public struct HeadersAdapter: RequestAdapter {
 public struct BearerTokenAdapter: RequestAdapter {
     private let token: @Sendable () async throws -> String?
 
+    /// Sends the token `token` returns when each attempt starts; `nil` adds no `Authorization` header.
     public init(token: @escaping @Sendable () async throws -> String?) {
         self.token = token
     }
 
+    /// Sets `Authorization: Bearer <token>` when the closure returns a token, replacing any such field:
+    /// see ``RequestAdapter/adapt(_:context:)``.
     public func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
         var request = request
         if let token = try await token() {

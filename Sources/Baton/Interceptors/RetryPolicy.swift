@@ -20,8 +20,11 @@ public struct RetryPolicy: RequestRetrier {
     public var baseDelay: Duration
     /// No retry waits longer, whatever `Retry-After` asks.
     public var maximumDelay: Duration
+    /// The methods whose requests may be retried. Default ``defaultRetryableMethods``.
     public var retryableMethods: Set<HTTPMethod>
+    /// The status codes that may be retried. Default ``defaultRetryableStatusCodes``.
     public var retryableStatusCodes: Set<Int>
+    /// The `URLError` codes that may be retried. Default ``defaultRetryableURLErrorCodes``.
     public var retryableURLErrorCodes: Set<URLError.Code>
 
     /// Two retries: enough to ride out a blip without tripling the load on a struggling server.
@@ -56,6 +59,8 @@ public struct RetryPolicy: RequestRetrier {
     /// The policy with every default.
     public static let `default` = RetryPolicy()
 
+    /// A policy with the given settings, each defaulting to its `default…` constant; a negative limit
+    /// or delay counts as zero.
     public init(
         retryLimit: Int = defaultRetryLimit,
         baseDelay: Duration = defaultBaseDelay,
@@ -72,6 +77,8 @@ public struct RetryPolicy: RequestRetrier {
         self.retryableURLErrorCodes = retryableURLErrorCodes
     }
 
+    /// Decides as the policy describes, reading the method from `request` (`GET` if it has none): see
+    /// ``RequestRetrier/retry(_:failedWith:context:)``. Answers at once, without waiting.
     public func retry(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) async -> RetryDecision {
         decision(method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), error: error, context: context)
     }

@@ -368,6 +368,7 @@ extension Promise: PromiseControl {
 }
 
 extension Promise: CustomStringConvertible {
+    /// The value type and state, as in `Promise<Order>(running)`.
     public var description: String { "Promise<\(Value.self)>(\(state))" }
 }
 

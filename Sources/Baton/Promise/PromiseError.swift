@@ -14,6 +14,7 @@ public enum PromiseError: Error, Sendable, CustomStringConvertible {
     /// ``Promise/race(_:)`` was given no promises, so there is nothing that could settle it.
     case noPromises
 
+    /// A sentence saying what happened, as in `race was given no promises, so nothing could ever settle it.`
     public var description: String {
         switch self {
         case .abandoned:

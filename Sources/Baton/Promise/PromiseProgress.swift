@@ -23,6 +23,7 @@ public struct PromiseProgress: Sendable, Hashable, CustomStringConvertible {
         return min(1, Double(completed) / Double(total))
     }
 
+    /// `completed/total`, as in `512/2048`, or `512/?` while the total is unknown.
     public var description: String {
         if let total { return "\(completed)/\(total)" }
         return "\(completed)/?"
