@@ -22,7 +22,7 @@ final class Call<E: Endpoint>: Sendable {
 
     func start() -> Promise<E.Response> {
         do {
-            let prepared = try RequestBuilder(configuration: client.configuration).prepare(endpoint)
+            let prepared = try client.builder.prepare(endpoint)
             client.emit(.started(prepared.summary))
             reportOutcome(of: prepared.summary)
             attempt(1, prepared)
@@ -39,9 +39,7 @@ final class Call<E: Endpoint>: Sendable {
         outcome.report(PromiseProgress(completed: 0))
         let summary = prepared.summary
         let context = AttemptContext(request: summary, attempt: number)
-        let exchange = adapt(prepared.urlRequest, context: context)
-            .success { [client, endpoint, lastRequest, progress] request -> Promise<(E.Response, HTTPResponse)> in
-                try RequestBuilder.validateHeaders(of: request, summary: summary, setBy: " (set by an adapter)")
+        let send = { @Sendable [client, endpoint, lastRequest, progress] (request: URLRequest) throws -> Promise<(E.Response, HTTPResponse)> in
                 lastRequest.withLock { $0 = request }
                 progress.withLock { $0.attempts = number }
                 client.emit(.attemptStarted(summary, attempt: number, request: request.carrying(prepared.body)))
@@ -59,6 +57,19 @@ final class Call<E: Endpoint>: Sendable {
                     }
                 }
             }
+        let exchange: Promise<(E.Response, HTTPResponse)>
+        let adapters = client.configuration.adapters
+        if adapters.isEmpty {
+            // No adapter, so no asynchronous hop and no extra promise: send at once.
+            do { exchange = try send(prepared.urlRequest) } catch { exchange = Promise(error: error) }
+        } else {
+            exchange = Promise {
+                var request = prepared.urlRequest
+                for adapter in adapters { request = try await adapter.adapt(request, context: context) }
+                try RequestBuilder.validateHeaders(of: request, summary: summary, setBy: " (set by an adapter)")
+                return request
+            }.success(send)
+        }
         outcome.wait(for: exchange)
         exchange.subscribe { [self] event in
             switch event {
@@ -72,17 +83,6 @@ final class Call<E: Endpoint>: Sendable {
                     failed(attempt: number, prepared, error: error)
                 }
             }
-        }
-    }
-
-    /// Runs the adapters in order; without any, no asynchronous hop is made.
-    private func adapt(_ request: URLRequest, context: AttemptContext) -> Promise<URLRequest> {
-        let adapters = client.configuration.adapters
-        guard !adapters.isEmpty else { return Promise(value: request) }
-        return Promise {
-            var request = request
-            for adapter in adapters { request = try await adapter.adapt(request, context: context) }
-            return request
         }
     }
 

@@ -30,6 +30,8 @@ public final class Client: Sendable {
     public let configuration: Configuration
     /// What carries its requests.
     public let transport: any Transport
+    /// Builds each call's request; made once, as it precomputes from the configuration.
+    let builder: RequestBuilder
 
     /// Creates a client.
     ///
@@ -39,6 +41,7 @@ public final class Client: Sendable {
     ///     configuration's sensitive headers on cross-origin redirects.
     public init(configuration: Configuration, transport: (any Transport)? = nil) {
         self.configuration = configuration
+        self.builder = RequestBuilder(configuration: configuration)
         self.transport = transport ?? URLSessionTransport(
             redirects: RedirectPolicy(sensitiveHeaders: configuration.sensitiveHeaders)
         )

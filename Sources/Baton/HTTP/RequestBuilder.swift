@@ -12,8 +12,16 @@ struct PreparedRequest: Sendable {
 
 /// Turns an ``Endpoint`` into a ``PreparedRequest``, or an ``APIError/invalidRequest(_:field:reason:)``
 /// saying which part is wrong.
-struct RequestBuilder {
+struct RequestBuilder: Sendable {
     let configuration: Client.Configuration
+    /// The base URL as text without a trailing `/`, when it has no query or fragment: a path is
+    /// then appended to it as text, sparing a URLComponents round trip on every call.
+    private let urlPrefix: String?
+
+    init(configuration: Client.Configuration) {
+        self.configuration = configuration
+        urlPrefix = Self.prefix(of: configuration.baseURL)
+    }
 
     func prepare<E: Endpoint>(_ endpoint: E) throws(APIError) -> PreparedRequest {
         let path = endpoint.path.encoded
@@ -29,29 +37,31 @@ struct RequestBuilder {
         guard Self.isToken(endpoint.method.rawValue) else {
             throw .invalidRequest(summary, field: "method", reason: "\"\(endpoint.method)\" is not a valid HTTP method token")
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = endpoint.method.rawValue
-        request.timeoutInterval = configuration.timeout.timeInterval
-        // In this order, so that later ones win; URLRequest matches names without regard to case.
-        let headers = [("User-Agent", configuration.userAgent)] + configuration.headers.sorted { $0.key < $1.key }
-            + endpoint.headers.sorted { $0.key < $1.key }
-        for (name, value) in headers {
-            // Checked before setting: URLRequest on Linux silently drops a value with a line break.
-            try Self.validateHeader(name, value, summary: summary)
-            request.setValue(value, forHTTPHeaderField: name)
-        }
         let encoded: (data: Data, contentType: String)?
         do {
             encoded = try endpoint.body.encoded(with: configuration.encoder)
         } catch {
             throw .invalidRequest(summary, field: "body", reason: "it does not encode: \(error)")
         }
-        if let encoded, request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue(encoded.contentType, forHTTPHeaderField: "Content-Type")
+        // Merged by lower-cased name, later ones winning (names are case-insensitive), then set
+        // in one assignment: one NSMutableURLRequest update instead of one per field.
+        var fields: [String: (name: String, value: String)] = [:]
+        func add(_ name: String, _ value: String) throws(APIError) {
+            // Checked before setting: URLRequest on Linux silently drops a value with a line break.
+            try Self.validateHeader(name, value, summary: summary)
+            fields[name.lowercased()] = (name, value)
         }
-        if request.value(forHTTPHeaderField: "Accept") == nil, !endpoint.acceptableContentTypes.contains("*/*") {
-            request.setValue(endpoint.acceptableContentTypes.joined(separator: ", "), forHTTPHeaderField: "Accept")
+        try add("User-Agent", configuration.userAgent)
+        for (name, value) in configuration.headers.sorted(by: { $0.key < $1.key }) { try add(name, value) }
+        for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) { try add(name, value) }
+        if let encoded, fields["content-type"] == nil { try add("Content-Type", encoded.contentType) }
+        if fields["accept"] == nil, !endpoint.acceptableContentTypes.contains("*/*") {
+            try add("Accept", endpoint.acceptableContentTypes.joined(separator: ", "))
         }
+        var request = URLRequest(url: url)
+        request.httpMethod = endpoint.method.rawValue
+        request.timeoutInterval = configuration.timeout.timeInterval
+        request.allHTTPHeaderFields = Dictionary(uniqueKeysWithValues: fields.values.map { ($0.name, $0.value) })
         return PreparedRequest(urlRequest: request, body: encoded.map { .data($0.data) }, summary: summary)
     }
 
@@ -77,18 +87,31 @@ struct RequestBuilder {
     private func makeURL(path: String, query: [URLQueryItem]) -> URL? {
         // URLComponents traps on a percent-encoded path holding anything else; EndpointPath
         // never produces one, but a path is user input, so check rather than trust.
-        guard path.utf8.allSatisfy({ $0 < 128 && Self.pathBytes[Int($0)] }),
-              var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: true) else { return nil }
+        guard path.utf8.allSatisfy({ $0 < 128 && Self.pathBytes[Int($0)] }) else { return nil }
+        let encodedQuery = query.map { item in
+            Self.encodeQuery(item.name) + (item.value.map { "=" + Self.encodeQuery($0) } ?? "")
+        }.joined(separator: "&")
+        if let urlPrefix {
+            return URL(string: urlPrefix + "/" + path + (query.isEmpty ? "" : "?" + encodedQuery))
+        }
+        guard var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: true) else { return nil }
         var basePath = components.percentEncodedPath
         while basePath.hasSuffix("/") { basePath.removeLast() }
         components.percentEncodedPath = path.isEmpty ? basePath + "/" : basePath + "/" + path
         if !query.isEmpty {
-            let encoded = query.map { item in
-                Self.encodeQuery(item.name) + (item.value.map { "=" + Self.encodeQuery($0) } ?? "")
-            }.joined(separator: "&")
-            components.percentEncodedQuery = [components.percentEncodedQuery, encoded].compactMap { $0 }.joined(separator: "&")
+            components.percentEncodedQuery = [components.percentEncodedQuery, encodedQuery].compactMap { $0 }.joined(separator: "&")
         }
         return components.url
+    }
+
+    /// The text a path is appended to, or `nil` when the base URL has a query or fragment (which
+    /// must stay after the path) or cannot be taken apart.
+    private static func prefix(of baseURL: URL) -> String? {
+        guard let components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
+              components.percentEncodedQuery == nil, components.percentEncodedFragment == nil,
+              var text = components.string else { return nil }
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
     }
 
     /// Which ASCII bytes a percent-encoded path may hold: RFC 3986 `pchar`, `/` and `%`.
