@@ -29,7 +29,7 @@ enum ClientSuite {
             _ = measureRaw(server.baseURL, token: token, requests: 64, concurrency: concurrency)
             // Interleaved, best of each: the two sides see the same machine state.
             var raw = 0.0, baton = 0.0
-            for _ in 0..<(quick ? 1 : 3) {
+            for _ in 0..<(quick ? 1 : 5) {
                 raw = max(raw, measureRaw(server.baseURL, token: token, requests: requests, concurrency: concurrency))
                 baton = max(baton, measureBaton(server.baseURL, token: token, requests: requests, concurrency: concurrency))
             }
