@@ -40,23 +40,23 @@ final class Call<E: Endpoint>: Sendable {
         let summary = prepared.summary
         let context = AttemptContext(request: summary, attempt: number)
         let send = { @Sendable [client, endpoint, lastRequest, progress] (request: URLRequest) throws -> Promise<(E.Response, HTTPResponse)> in
-                lastRequest.withLock { $0 = request }
-                progress.withLock { $0.attempts = number }
-                client.emit(.attemptStarted(summary, attempt: number, request: request.carrying(prepared.body)))
-                return client.transport.send(request, body: prepared.body).then { result in
-                    switch result {
-                    case .success(let response):
-                        let decoder = client.configuration.decoder
-                        return (try Validation.decode(response, for: endpoint, request: summary, decoder: decoder), response)
-                    case .failure(let error as URLError) where error.code == .cancelled:
-                        throw APIError.cancelled(summary)
-                    case .failure(let error as URLError):
-                        throw APIError.transport(summary, error)
-                    case .failure(let error):
-                        throw error
-                    }
+            lastRequest.withLock { $0 = request }
+            progress.withLock { $0.attempts = number }
+            client.emit(.attemptStarted(summary, attempt: number, request: request.carrying(prepared.body)))
+            return client.transport.send(request, body: prepared.body).then { result in
+                switch result {
+                case .success(let response):
+                    let decoder = client.configuration.decoder
+                    return (try Validation.decode(response, for: endpoint, request: summary, decoder: decoder), response)
+                case .failure(let error as URLError) where error.code == .cancelled:
+                    throw APIError.cancelled(summary)
+                case .failure(let error as URLError):
+                    throw APIError.transport(summary, error)
+                case .failure(let error):
+                    throw error
                 }
             }
+        }
         let exchange: Promise<(E.Response, HTTPResponse)>
         let adapters = client.configuration.adapters
         if adapters.isEmpty {
