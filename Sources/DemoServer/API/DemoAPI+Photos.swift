@@ -9,15 +9,17 @@ extension DemoAPI {
             throw Refusal(422, "multipart/form-data without a valid boundary")
         }
         var upload = PhotoUpload()
+        var complete = true
         do throws(MultipartParser.Failure) {
-            try exchange.body.forEachPiece { (piece) throws(MultipartParser.Failure) in
+            complete = try exchange.body.forEachPiece { (piece) throws(MultipartParser.Failure) in
                 parser.append(piece)
                 while let event = try parser.next() { try upload.consume(event) }
             }
-            try parser.finish()
+            if complete { try parser.finish() }
         } catch {
             throw Refusal(422, error.message)
         }
+        guard complete else { throw Refusal(500, "the request body could not be read back from disk") }
         guard let received = upload.finishedPhoto() else { throw Refusal(422, "no photo part") }
         let photo = state.withLock { state -> DemoData.Photo? in
             // The review may have gone (a reset) while the body was parsed.

@@ -28,7 +28,9 @@ extension DemoAPI {
             }
         }
         var hasher = SHA256()
-        exchange.body.forEachPiece { hasher.update($0) }
+        guard exchange.body.forEachPiece({ hasher.update($0) }) else {
+            return .message(500, "the request body could not be read back from disk")
+        }
         return .json(200, .object([
             ("method", .string(exchange.head.method)),
             ("path", .string(exchange.head.path)),

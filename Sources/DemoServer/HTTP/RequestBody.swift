@@ -48,10 +48,13 @@ final class RequestBody {
     }
 
     /// Calls `body` with the whole body in order, in pieces of at most 1 MiB when it is on disk.
-    func forEachPiece<E: Error>(_ body: (ArraySlice<UInt8>) throws(E) -> Void) throws(E) {
+    /// Returns false if the temporary file could not be read back (the disk failed): the pieces
+    /// handed over are then not the whole body, and the caller must not act on them.
+    @discardableResult
+    func forEachPiece<E: Error>(_ body: (ArraySlice<UInt8>) throws(E) -> Void) throws(E) -> Bool {
         guard let fd = fileDescriptor else {
             if !memory.isEmpty { try body(memory[...]) }
-            return
+            return true
         }
         var piece = [UInt8](repeating: 0, count: 1 << 20)
         var offset = 0
@@ -61,10 +64,11 @@ final class RequestBody {
             }
             if read < 0 && errno == EINTR { continue }
             // The file is ours and unlinked; a failed read can only mean the disk failed.
-            guard read > 0 else { return }
+            guard read > 0 else { return false }
             try body(piece[0..<read])
             offset += read
         }
+        return true
     }
 
     /// The whole body as one array, or nil when it is larger than `limit`.
