@@ -18,15 +18,19 @@ extension DemoAPI {
     /// `/_demo/echo`, any method: what arrived, with header names lower-cased and repeated fields
     /// joined with ", ", and the body's size and SHA-256.
     func echo(_ exchange: HTTPExchange) -> HTTPResponse {
-        var headers: [(String, JSONValue)] = []
+        // In arrival order; the index keeps joining repeated fields linear in the header count.
+        var names: [String] = []
+        var values: [String: String] = [:]
         for (name, value) in exchange.head.headers.fields {
             let key = name.lowercased()
-            if let index = headers.firstIndex(where: { $0.0 == key }), case .string(let earlier) = headers[index].1 {
-                headers[index].1 = .string(earlier + ", " + value)
+            if let earlier = values[key] {
+                values[key] = earlier + ", " + value
             } else {
-                headers.append((key, .string(value)))
+                names.append(key)
+                values[key] = value
             }
         }
+        let headers = names.map { ($0, JSONValue.string(values[$0] ?? "")) }
         var hasher = SHA256()
         guard exchange.body.forEachPiece({ hasher.update($0) }) else {
             return .message(500, "the request body could not be read back from disk")
