@@ -87,20 +87,6 @@ final class PauseResumeTests: XCTestCase {
         post.fulfill(5)
         XCTAssertEqual(last.fulfilledValue, 6)
     }
-
-    func test_progressReportedWhilePaused_isHeldAndOnlyTheNewestIsDeliveredOnResume() {
-        let deferred = Deferred<Int>()
-        let received = Recorder<Int64>()
-        deferred.promise.progress { received.append($0.completed) }
-        deferred.promise.pause()
-        deferred.report(1)
-        deferred.report(2)
-        deferred.report(3)
-        XCTAssertEqual(received.events, [])
-        deferred.promise.resume()
-        XCTAssertEqual(received.events, [3])
-    }
-
     func test_onResume_theResumeHandlerRunsBeforeTheHeldProgressIsDelivered() {
         let log = Recorder<String>()
         let deferred = Deferred<Int>("work", log: log)
