@@ -5,15 +5,24 @@ import FoundationNetworking
 #endif
 
 /// One ``Client/send(_:)``: its attempts, the retries between them, and its events.
+///
+/// Each attempt subscribes to the transport's promise directly (no promise in between): a call
+/// costs one promise of its own plus one per attempt, which matters on the session's delegate
+/// queue, where every response of a client is handled one after another.
 final class Call<E: Endpoint>: Sendable {
     private let client: Client
     private let endpoint: E
     private let outcome = Promise<E.Response>(upstream: nil)
     private let startedAt = ContinuousClock.now
-    /// The request of the latest attempt, as sent (after adapters), for retriers.
-    private let lastRequest = Locked<URLRequest?>(nil)
-    /// How many attempts were sent, and the response that fulfilled the call, for monitors.
-    private let progress = Locked<(attempts: Int, response: HTTPResponse?)>((0, nil))
+    /// The latest attempt, for retriers (its request as sent) and monitors (the count, and the
+    /// response that fulfilled the call).
+    private let latest = Locked(LatestAttempt())
+
+    private struct LatestAttempt {
+        var number = 0
+        var request: URLRequest?
+        var response: HTTPResponse?
+    }
 
     init(client: Client, endpoint: E) {
         self.client = client
@@ -34,51 +43,57 @@ final class Call<E: Endpoint>: Sendable {
         return outcome
     }
 
+    /// Runs the adapters, if there are any, then sends.
     private func attempt(_ number: Int, _ prepared: PreparedRequest) {
         guard outcome.isPending else { return }
-        outcome.report(PromiseProgress(completed: 0))
-        let summary = prepared.summary
-        let context = AttemptContext(request: summary, attempt: number)
-        let send = { @Sendable [client, endpoint, lastRequest, progress] (request: URLRequest) throws -> Promise<(E.Response, HTTPResponse)> in
-            lastRequest.withLock { $0 = request }
-            progress.withLock { $0.attempts = number }
-            client.emit(.attemptStarted(summary, attempt: number, request: request.carrying(prepared.body)))
-            return client.transport.send(request, body: prepared.body).then { result in
-                switch result {
-                case .success(let response):
-                    let decoder = client.configuration.decoder
-                    return (try Validation.decode(response, for: endpoint, request: summary, decoder: decoder), response)
-                case .failure(let error as URLError) where error.code == .cancelled:
-                    throw APIError.cancelled(summary)
-                case .failure(let error as URLError):
-                    throw APIError.transport(summary, error)
-                case .failure(let error):
-                    throw error
-                }
+        // A retry starts its progress again; the first attempt starts from nothing reported.
+        if number > 1 { outcome.report(PromiseProgress(completed: 0)) }
+        let adapters = client.configuration.adapters
+        // No adapter: no asynchronous hop and no promise for it.
+        guard !adapters.isEmpty else { return send(prepared.urlRequest, attempt: number, prepared) }
+        let context = AttemptContext(request: prepared.summary, attempt: number)
+        let adapted = Promise<URLRequest> {
+            var request = prepared.urlRequest
+            for adapter in adapters { request = try await adapter.adapt(request, context: context) }
+            try RequestBuilder.validateHeaders(of: request, summary: prepared.summary, setBy: " (set by an adapter)")
+            return request
+        }
+        outcome.wait(for: adapted)
+        adapted.subscribe { [self] event in
+            guard case .settled(let settled) = event else { return }
+            switch Promise<URLRequest>.result(of: settled) {
+            case .success(let request): send(request, attempt: number, prepared)
+            case .failure(let error): failed(attempt: number, prepared, error: error)
             }
         }
-        let exchange: Promise<(E.Response, HTTPResponse)>
-        let adapters = client.configuration.adapters
-        if adapters.isEmpty {
-            // No adapter, so no asynchronous hop and no extra promise: send at once.
-            do { exchange = try send(prepared.urlRequest) } catch { exchange = Promise(error: error) }
-        } else {
-            exchange = Promise {
-                var request = prepared.urlRequest
-                for adapter in adapters { request = try await adapter.adapt(request, context: context) }
-                try RequestBuilder.validateHeaders(of: request, summary: summary, setBy: " (set by an adapter)")
-                return request
-            }.success(send)
+    }
+
+    /// Sends the attempt's request, then validates and decodes what comes back.
+    private func send(_ request: URLRequest, attempt number: Int, _ prepared: PreparedRequest) {
+        latest.withLock { latest in
+            latest.number = number
+            latest.request = request
         }
+        client.emit(.attemptStarted(prepared.summary, attempt: number, request: request.carrying(prepared.body)))
+        let exchange = client.transport.send(request, body: prepared.body, tracksDownloadProgress: endpoint.tracksDownloadProgress)
         outcome.wait(for: exchange)
         exchange.subscribe { [self] event in
             switch event {
             case .progress(let progress):
                 outcome.report(progress)
             case .settled(let settled):
-                switch Promise<(E.Response, HTTPResponse)>.result(of: settled) {
-                case .success(let (value, response)):
-                    finish(.success(value), response: response)
+                switch Promise<HTTPResponse>.result(of: settled) {
+                case .success(let response):
+                    do {
+                        let value = try Validation.decode(response, for: endpoint, request: prepared.summary, decoder: client.configuration.decoder)
+                        finish(.success(value), response: response)
+                    } catch {
+                        failed(attempt: number, prepared, error: error)
+                    }
+                case .failure(let error as URLError) where error.code == .cancelled:
+                    failed(attempt: number, prepared, error: APIError.cancelled(prepared.summary))
+                case .failure(let error as URLError):
+                    failed(attempt: number, prepared, error: APIError.transport(prepared.summary, error))
                 case .failure(let error):
                     failed(attempt: number, prepared, error: error)
                 }
@@ -93,7 +108,7 @@ final class Call<E: Endpoint>: Sendable {
         guard outcome.isPending, !error.isCancellation, !retriers.isEmpty else {
             return finish(.failure(error), response: nil)
         }
-        let request = lastRequest.withLock { $0 } ?? prepared.urlRequest
+        let request = latest.withLock { $0.request } ?? prepared.urlRequest
         let context = AttemptContext(request: summary, attempt: number, response: (error as? APIError)?.response)
         let decision = Promise<RetryDecision> {
             for retrier in retriers {
@@ -115,11 +130,12 @@ final class Call<E: Endpoint>: Sendable {
 
     /// Tells monitors how the call ended, from the first handler of the call's promise: so
     /// exactly once, exactly as it settled (a cancellation included, whatever the call was doing),
-    /// and before any handler of the caller's runs.
+    /// and before any handler of the caller's runs. Without monitors there is nothing to tell.
     private func reportOutcome(of request: RequestSummary) {
-        outcome.subscribe { [client, startedAt, progress] event in
+        guard !client.configuration.monitors.isEmpty else { return }
+        outcome.subscribe { [client, startedAt, latest] event in
             guard case .settled(let settled) = event else { return }
-            let (attempts, response) = progress.withLock { ($0.attempts, $0.response) }
+            let (attempts, response) = latest.withLock { ($0.number, $0.response) }
             let duration = ContinuousClock.now - startedAt
             switch Promise<E.Response>.result(of: settled) {
             case .success:
@@ -133,7 +149,7 @@ final class Call<E: Endpoint>: Sendable {
 
     /// Settles the call, unless it was cancelled first.
     private func finish(_ result: Result<E.Response, any Error>, response: HTTPResponse?) {
-        if let response { progress.withLock { $0.response = response } }
+        if let response { latest.withLock { $0.response = response } }
         outcome.settle(result)
     }
 }

@@ -63,7 +63,11 @@ public final class Client: Sendable {
         Call(client: self, endpoint: endpoint).start()
     }
 
-    func emit(_ event: ClientEvent) {
-        for monitor in configuration.monitors { monitor.receive(event, from: self) }
+    /// Tells every monitor of `event`; the event is not even made when there are none.
+    func emit(_ event: @autoclosure () -> ClientEvent) {
+        let monitors = configuration.monitors
+        guard !monitors.isEmpty else { return }
+        let event = event()
+        for monitor in monitors { monitor.receive(event, from: self) }
     }
 }

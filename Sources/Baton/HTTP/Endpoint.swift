@@ -51,6 +51,12 @@ public protocol Endpoint: Sendable {
     var acceptableContentTypes: [String] { get }
     /// The decoder for this call's JSON, or `nil` for the client's. Defaults to `nil`.
     var decoder: JSONDecoder? { get }
+    /// Whether the promise's progress follows the response's bytes as they arrive. Defaults to
+    /// `false`: a request without a body then reports the bytes received once, when the whole
+    /// response is in, which spares URLSession two delegate calls per request (on Linux, about
+    /// a tenth of a small request's time). Turn it on for large downloads; a request with a
+    /// body reports bytes sent, then received, as they go, whatever this says.
+    var tracksDownloadProgress: Bool { get }
     /// Turns the validated response into ``Response``.
     func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> Response
 }
@@ -70,6 +76,8 @@ extension Endpoint {
     public var acceptableContentTypes: [String] { ["*/*"] }
     /// Defaults to `nil`: the client's decoder.
     public var decoder: JSONDecoder? { nil }
+    /// Defaults to `false`: bytes received are reported once, when the response is complete.
+    public var tracksDownloadProgress: Bool { false }
 }
 
 extension Endpoint where Response: Decodable {

@@ -29,9 +29,13 @@ public struct HTTPResponse: Sendable {
     /// The media type of the body without parameters, lower-cased (`application/json` for
     /// `application/json; charset=utf-8`), or `nil` if the response has no `Content-Type`.
     public var mediaType: String? {
-        value(forHeader: "Content-Type")?
-            .split(separator: ";", maxSplits: 1).first
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let field = value(forHeader: "Content-Type") else { return nil }
+        // Byte by byte rather than through Foundation's trimming: this runs for every response,
+        // and a media type is ASCII (RFC 9110 §8.3.1).
+        var type = field.utf8.prefix { $0 != UInt8(ascii: ";") }
+        while let first = type.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { type.removeFirst() }
+        while let last = type.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { type.removeLast() }
+        return String(decoding: type.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The standard text of the status code (RFC 9110 §15), such as `Not Found`.

@@ -24,6 +24,15 @@ public struct Request<Response: Sendable>: Endpoint {
     public var acceptableContentTypes: [String]
     /// The decoder for this call's JSON, or `nil` (the default) for the client's.
     public var decoder: JSONDecoder?
+    /// Whether progress follows the response's bytes as they arrive; `false` (the default)
+    /// reports them once, complete. See ``Endpoint/tracksDownloadProgress``.
+    ///
+    /// ```swift
+    /// var download = Request<Data>(.get, "photos/\(id)/file")
+    /// download.tracksDownloadProgress = true
+    /// client.send(download).progress { print($0) }
+    /// ```
+    public var tracksDownloadProgress = false
     private let decodeBody: @Sendable (HTTPResponse, JSONDecoder) throws -> Response
 
     private init(

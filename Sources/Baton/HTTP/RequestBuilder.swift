@@ -17,10 +17,35 @@ struct RequestBuilder: Sendable {
     /// The base URL as text without a trailing `/`, when it has no query or fragment: a path is
     /// then appended to it as text, sparing a URLComponents round trip on every call.
     private let urlPrefix: String?
+    /// The client's own header fields (its `User-Agent`, then `headers`), checked and merged once
+    /// rather than on every call; `nil` when one is invalid, so that every call reports which.
+    private let clientFields: [String: HeaderField]?
+
+    /// A header field as sent, keyed by its lower-cased name while fields are merged.
+    private typealias HeaderField = (name: String, value: String)
 
     init(configuration: Client.Configuration) {
         self.configuration = configuration
         urlPrefix = Self.prefix(of: configuration.baseURL)
+        clientFields = try? Self.clientFields(of: configuration, summary: RequestSummary(method: .get, url: nil, path: ""))
+    }
+
+    /// Merges the client's header fields: the `User-Agent`, then `headers` in name order.
+    private static func clientFields(of configuration: Client.Configuration, summary: RequestSummary) throws(APIError) -> [String: HeaderField] {
+        var fields: [String: HeaderField] = [:]
+        try add("User-Agent", configuration.userAgent, to: &fields, summary: summary)
+        for (name, value) in configuration.headers.sorted(by: { $0.key < $1.key }) {
+            try add(name, value, to: &fields, summary: summary)
+        }
+        return fields
+    }
+
+    /// Adds a field by its lower-cased name (names are case-insensitive), replacing any
+    /// earlier one, after checking it: URLRequest on Linux silently drops a value with a line
+    /// break.
+    private static func add(_ name: String, _ value: String, to fields: inout [String: HeaderField], summary: RequestSummary) throws(APIError) {
+        try validateHeader(name, value, summary: summary)
+        fields[name.lowercased()] = (name, value)
     }
 
     func prepare<E: Endpoint>(_ endpoint: E) throws(APIError) -> PreparedRequest {
@@ -43,24 +68,23 @@ struct RequestBuilder: Sendable {
         } catch {
             throw .invalidRequest(summary, field: "body", reason: "it does not encode: \(error)")
         }
-        // Merged by lower-cased name, later ones winning (names are case-insensitive), then set
-        // in one assignment: one NSMutableURLRequest update instead of one per field.
-        var fields: [String: (name: String, value: String)] = [:]
-        func add(_ name: String, _ value: String) throws(APIError) {
-            // Checked before setting: URLRequest on Linux silently drops a value with a line break.
-            try Self.validateHeader(name, value, summary: summary)
-            fields[name.lowercased()] = (name, value)
+        // The client's fields, then the endpoint's (later ones win), then the defaults that
+        // depend on the body and the response; set in one assignment, one NSMutableURLRequest
+        // update instead of one per field.
+        var fields: [String: HeaderField]
+        if let clientFields { fields = clientFields } else { fields = try Self.clientFields(of: configuration, summary: summary) }
+        for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) {
+            try Self.add(name, value, to: &fields, summary: summary)
         }
-        try add("User-Agent", configuration.userAgent)
-        for (name, value) in configuration.headers.sorted(by: { $0.key < $1.key }) { try add(name, value) }
-        for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) { try add(name, value) }
-        if let encoded, fields["content-type"] == nil { try add("Content-Type", encoded.contentType) }
+        if let encoded, fields["content-type"] == nil {
+            try Self.add("Content-Type", encoded.contentType, to: &fields, summary: summary)
+        }
         if fields["accept"] == nil, !endpoint.acceptableContentTypes.contains("*/*") {
-            try add("Accept", endpoint.acceptableContentTypes.joined(separator: ", "))
+            try Self.add("Accept", endpoint.acceptableContentTypes.joined(separator: ", "), to: &fields, summary: summary)
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = endpoint.method.rawValue
-        request.timeoutInterval = configuration.timeout.timeInterval
+        var request = URLRequest(url: url, timeoutInterval: configuration.timeout.timeInterval)
+        // GET is URLRequest's own default, and setting the method costs a normalising copy.
+        if endpoint.method != .get { request.httpMethod = endpoint.method.rawValue }
         request.allHTTPHeaderFields = Dictionary(uniqueKeysWithValues: fields.values.map { ($0.name, $0.value) })
         return PreparedRequest(urlRequest: request, body: encoded.map { .data($0.data) }, summary: summary)
     }
@@ -88,7 +112,7 @@ struct RequestBuilder: Sendable {
         // URLComponents traps on a percent-encoded path holding anything else; EndpointPath
         // never produces one, but a path is user input, so check rather than trust.
         guard path.utf8.allSatisfy({ $0 < 128 && Self.pathBytes[Int($0)] }) else { return nil }
-        let encodedQuery = query.map { item in
+        let encodedQuery = query.isEmpty ? "" : query.map { item in
             Self.encodeQuery(item.name) + (item.value.map { "=" + Self.encodeQuery($0) } ?? "")
         }.joined(separator: "&")
         if let urlPrefix {

@@ -64,7 +64,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let exchange = exchange(for: dataTask) else { return }
         if exchange.response == nil { exchange.response = dataTask.response as? HTTPURLResponse }
-        exchange.received.append(data)
+        // Most responses arrive in one piece: keep it as it is rather than copy it.
+        if exchange.received.isEmpty { exchange.received = data } else { exchange.received.append(data) }
         let expected = exchange.response?.expectedContentLength ?? -1
         exchange.progress(PromiseProgress(completed: Int64(exchange.received.count), total: expected >= 0 ? expected : nil))
     }
@@ -83,34 +84,33 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler(redirects.redirect(request, from: current))
     }
 
-    /// The `URLError` for a failed task. On Linux a body cut short of its declared length
-    /// arrives as `.unknown` ("transfer closed with N bytes remaining"); it is reported as
-    /// `.networkConnectionLost`, which is what happened, and which a retry may get past.
-    private static func classify(_ error: any Error, exchange: Exchange) -> URLError {
-        guard let urlError = error as? URLError else { return URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error]) }
-        if urlError.code == .unknown, let expected = exchange.response?.expectedContentLength,
-           expected > Int64(exchange.received.count) {
-            return URLError(.networkConnectionLost, userInfo: [NSUnderlyingErrorKey: urlError])
-        }
-        return urlError
-    }
-
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if let error {
-            exchange.complete(.failure(Self.classify(error, exchange: exchange)))
-            return
-        }
-        guard let response = exchange.response ?? task.response as? HTTPURLResponse else {
-            exchange.complete(.failure(URLError(.badServerResponse)))
-            return
-        }
+        let response = exchange.response ?? task.response as? HTTPURLResponse
+        exchange.complete(Self.result(of: response, body: exchange.received, declaredLength: response?.expectedContentLength, error: error))
+    }
+
+    /// What a finished task hands back, delegate task or completion-handler task alike:
+    /// `body` is what arrived, `declaredLength` the length the response's head announced, if
+    /// one did (negative for none).
+    static func result(of response: URLResponse?, body: Data, declaredLength: Int64?, error: (any Error)?) -> Result<HTTPResponse, URLError> {
+        if let error { return .failure(classify(error, declaredLength: declaredLength, received: body.count)) }
+        guard let response = response as? HTTPURLResponse else { return .failure(URLError(.badServerResponse)) }
         var headers: [String: String] = [:]
         for (name, value) in response.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name] = value }
         }
-        exchange.complete(.success(HTTPResponse(
-            statusCode: response.statusCode, headers: headers, body: exchange.received, url: response.url
-        )))
+        return .success(HTTPResponse(statusCode: response.statusCode, headers: headers, body: body, url: response.url))
+    }
+
+    /// The `URLError` for a failed task. On Linux a body cut short of its declared length
+    /// arrives as `.unknown` ("transfer closed with N bytes remaining"); it is reported as
+    /// `.networkConnectionLost`, which is what happened, and which a retry may get past.
+    private static func classify(_ error: any Error, declaredLength: Int64?, received: Int) -> URLError {
+        guard let urlError = error as? URLError else { return URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error]) }
+        if urlError.code == .unknown, let declaredLength, declaredLength > Int64(received) {
+            return URLError(.networkConnectionLost, userInfo: [NSUnderlyingErrorKey: urlError])
+        }
+        return urlError
     }
 }

@@ -14,11 +14,14 @@ import FoundationNetworking
 ///   reject with a `URLError` when no complete response arrived;
 /// - report progress in bytes: while the request's body is being sent, bytes sent out of the
 ///   body's length; then bytes received out of the response's declared length (`nil` total if
-///   it has none);
+///   it has none), as they arrive when asked to track download progress, else at least once
+///   when the response is complete;
 /// - stop the exchange on the wire when cancelled.
 public protocol Transport: Sendable {
     /// Sends `request` with `body` (which replaces any `httpBody` the request has).
-    func send(_ request: URLRequest, body: TransportBody?) -> Promise<HTTPResponse>
+    /// `tracksDownloadProgress` asks for progress as the response's bytes arrive (see
+    /// ``Endpoint/tracksDownloadProgress``).
+    func send(_ request: URLRequest, body: TransportBody?, tracksDownloadProgress: Bool) -> Promise<HTTPResponse>
 }
 
 extension URLRequest {

@@ -31,6 +31,7 @@ enum Validation {
     static func accepts(_ mediaType: String?, _ patterns: [String]) -> Bool {
         if patterns.contains("*/*") { return true }
         guard let mediaType else { return false }
+        if patterns.contains(mediaType) { return true }  // the usual case, without taking text apart
         let (type, subtype) = split(mediaType)
         return patterns.contains { pattern in
             let (patternType, patternSubtype) = split(pattern.lowercased())

@@ -203,7 +203,7 @@ final class ManualTransport: Transport {
         self.onSend = onSend
     }
 
-    func send(_ request: URLRequest, body: TransportBody?) -> Promise<HTTPResponse> {
+    func send(_ request: URLRequest, body: TransportBody?, tracksDownloadProgress: Bool) -> Promise<HTTPResponse> {
         let promise = Promise<HTTPResponse> { progress, fulfill, reject, configure in
             let cancellations = Tally()
             configure.cancel = { cancellations.next() }

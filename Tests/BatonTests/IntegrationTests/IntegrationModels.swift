@@ -174,9 +174,12 @@ enum LiveAPI {
             Request(.post, "reviews/\(reviewID)/photos", body: .data(form.body, contentType: form.contentType))
         }
 
-        /// The photo's bytes, whatever their content type.
-        static func download(id: Int, headers: [String: String] = [:]) -> Request<Data> {
-            Request(.get, "photos/\(id)", headers: headers)
+        /// The photo's bytes, whatever their content type, with progress as they arrive unless
+        /// `tracksProgress` is false.
+        static func download(id: Int, headers: [String: String] = [:], tracksProgress: Bool = true) -> Request<Data> {
+            var request = Request<Data>(.get, "photos/\(id)", headers: headers)
+            request.tracksDownloadProgress = tracksProgress
+            return request
         }
     }
 
