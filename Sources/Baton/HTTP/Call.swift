@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 
 /// One ``Client/send(_:)``: its attempts, the retries between them, and its events.
 ///
@@ -16,13 +17,7 @@ final class Call<E: Endpoint>: Sendable {
     private let startedAt = ContinuousClock.now
     /// The latest attempt, for retriers (its request as sent) and monitors (the count, and the
     /// response that fulfilled the call).
-    private let latest = Locked(LatestAttempt())
-
-    private struct LatestAttempt {
-        var number = 0
-        var request: URLRequest?
-        var response: HTTPResponse?
-    }
+    private let latest = Mutex(LatestAttempt())
 
     init(client: Client, endpoint: E) {
         self.client = client
@@ -70,7 +65,7 @@ final class Call<E: Endpoint>: Sendable {
 
     /// Sends the attempt's request, then validates and decodes what comes back.
     private func send(_ request: URLRequest, attempt number: Int, _ prepared: PreparedRequest) {
-        latest.withLock { latest in
+        latest.withLock(annotating: self) { latest in
             latest.number = number
             latest.request = request
         }
@@ -108,7 +103,7 @@ final class Call<E: Endpoint>: Sendable {
         guard outcome.isPending, !error.isCancellation, !retriers.isEmpty else {
             return finish(.failure(error), response: nil)
         }
-        let request = latest.withLock { $0.request } ?? prepared.urlRequest
+        let request = latest.withLock(annotating: self) { $0.request } ?? prepared.urlRequest
         let context = AttemptContext(request: summary, attempt: number, response: (error as? APIError)?.response)
         let decision = Promise<RetryDecision> {
             for retrier in retriers {
@@ -133,9 +128,9 @@ final class Call<E: Endpoint>: Sendable {
     /// and before any handler of the caller's runs. Without monitors there is nothing to tell.
     private func reportOutcome(of request: RequestSummary) {
         guard !client.configuration.monitors.isEmpty else { return }
-        outcome.subscribe { [client, startedAt, latest] event in
+        outcome.subscribe { [self] event in
             guard case .settled(let settled) = event else { return }
-            let (attempts, response) = latest.withLock { ($0.number, $0.response) }
+            let (attempts, response) = latest.withLock(annotating: self) { ($0.number, $0.response) }
             let duration = ContinuousClock.now - startedAt
             switch Promise<E.Response>.result(of: settled) {
             case .success:
@@ -149,7 +144,15 @@ final class Call<E: Endpoint>: Sendable {
 
     /// Settles the call, unless it was cancelled first.
     private func finish(_ result: Result<E.Response, any Error>, response: HTTPResponse?) {
-        if let response { latest.withLock { $0.response = response } }
+        if let response { latest.withLock(annotating: self) { $0.response = response } }
         outcome.settle(result)
     }
+}
+
+/// What a ``Call`` remembers of its latest attempt. Outside `Call` so that it is not generic:
+/// a type nested in a generic class has its metadata looked up at run time on every use.
+private struct LatestAttempt {
+    var number = 0
+    var request: URLRequest?
+    var response: HTTPResponse?
 }

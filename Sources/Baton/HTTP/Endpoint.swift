@@ -82,7 +82,7 @@ extension Endpoint {
 
 extension Endpoint where Response: Decodable {
     /// JSON: `application/json` and `application/*+json` (such as `application/problem+json`).
-    public var acceptableContentTypes: [String] { ["application/json", "application/*+json"] }
+    public var acceptableContentTypes: [String] { RequestBuilder.jsonContentTypes }
 
     /// Decodes the body as JSON with `decoder`.
     public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> Response {

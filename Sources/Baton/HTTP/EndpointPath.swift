@@ -63,35 +63,34 @@ public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, Express
 
     /// Characters that stand for themselves in a segment (RFC 3986 `pchar` minus the ones that
     /// some servers treat specially).
-    private static let segmentCharacters: CharacterSet = {
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        allowed.insert(charactersIn: "-._~!$&'()*+,;=:@")
-        return allowed
-    }()
+    private static let segmentCharacters = ASCIISet.alphanumerics.adding("-._~!$&'()*+,;=:@")
 
     static func encodeSegment(_ value: String) -> String {
         if value == "." { return "%2E" }
         if value == ".." { return "%2E%2E" }
-        return value.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? ""
+        return segmentCharacters.percentEncoded(value)
     }
 
     /// Literal path text made safe for a URL: `/`, valid `%XX` escapes, `?` and `#` stay (the
     /// last two for the request builder to refuse); everything a segment cannot hold is escaped.
     static func encodeLiteral(_ literal: String) -> String {
-        var result = ""
-        var scalars = Array(literal.unicodeScalars)[...]
-        while let scalar = scalars.popFirst() {
-            switch scalar {
-            case "/", "?", "#":
-                result.unicodeScalars.append(scalar)
-            case "%" where scalars.prefix(2).count == 2 && scalars.prefix(2).allSatisfy(\.properties.isASCIIHexDigit):
-                result.unicodeScalars.append(scalar)
-            default:
-                result += String(scalar).addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? ""
+        let bytes = Array(literal.utf8)
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(bytes.count)
+        for (index, byte) in bytes.enumerated() {
+            let isEscape = byte == UInt8(ascii: "%") && index + 2 < bytes.count
+                && ASCIISet.hexDigits.contains(bytes[index + 1]) && ASCIISet.hexDigits.contains(bytes[index + 2])
+            if isEscape || literalCharacters.contains(byte) {
+                encoded.append(byte)
+            } else {
+                ASCIISet.appendEscape(of: byte, to: &encoded)
             }
         }
-        return result
+        return String(decoding: encoded, as: UTF8.self)
     }
+
+    /// What stands for itself in literal path text: a segment's characters and the separators.
+    private static let literalCharacters = segmentCharacters.adding("/?#")
 
     private static func trimmingLeadingSlashes(_ path: String) -> String {
         String(path.drop(while: { $0 == "/" }))

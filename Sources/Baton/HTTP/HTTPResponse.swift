@@ -1,29 +1,73 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A response as it arrived: status, headers and body bytes.
 public struct HTTPResponse: Sendable {
     /// The status code, such as `200`.
     public var statusCode: Int
-    /// The header fields. Look them up with ``value(forHeader:)``, which ignores case.
-    public var headers: [String: String]
+    /// The header fields. Look them up with ``value(forHeader:)``, which ignores case (and, for
+    /// a response from URLSession, reads the one field rather than converting them all).
+    public var headers: [String: String] {
+        get {
+            switch fields {
+            case .converted(let headers): return headers
+            case .urlSession(let response): return Self.headers(of: response)
+            }
+        }
+        set { fields = .converted(newValue) }
+    }
     /// The body bytes (empty for none).
     public var body: Data
     /// The URL that answered (after any redirect).
     public var url: URL?
+    private var fields: HeaderFields
+
+    /// Where the header fields are. A response from URLSession keeps them in its
+    /// `HTTPURLResponse` until they are read in full: on Linux, `allHeaderFields` converts every
+    /// field to `[AnyHashable: Any]` and reading them back converts them again, which costs more
+    /// than validating and decoding a small response, while a call usually reads one field
+    /// (`Content-Type`) or none.
+    private enum HeaderFields: Sendable {
+        case converted([String: String])
+        case urlSession(HTTPURLResponse)
+    }
 
     /// A response with these parts, as a transport reports one (or a test stubs one).
     public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data(), url: URL? = nil) {
         self.statusCode = statusCode
-        self.headers = headers
+        self.fields = .converted(headers)
         self.body = body
         self.url = url
     }
 
+    /// The response URLSession reported, with the body that came with it.
+    init(_ response: HTTPURLResponse, body: Data) {
+        statusCode = response.statusCode
+        fields = .urlSession(response)
+        self.body = body
+        url = response.url
+    }
+
     /// The value of the header field `name`, compared without regard to case (RFC 9110 §5.1).
     public func value(forHeader name: String) -> String? {
-        if let exact = headers[name] { return exact }
-        let lowered = name.lowercased()
-        return headers.first { $0.key.lowercased() == lowered }?.value
+        switch fields {
+        case .urlSession(let response):
+            return response.value(forHTTPHeaderField: name)
+        case .converted(let headers):
+            if let exact = headers[name] { return exact }
+            let lowered = name.lowercased()
+            return headers.first { $0.key.lowercased() == lowered }?.value
+        }
+    }
+
+    private static func headers(of response: HTTPURLResponse) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return headers
     }
 
     /// The media type of the body without parameters, lower-cased (`application/json` for
@@ -31,12 +75,18 @@ public struct HTTPResponse: Sendable {
     public var mediaType: String? {
         guard let field = value(forHeader: "Content-Type") else { return nil }
         // Byte by byte rather than through Foundation's trimming: this runs for every response,
-        // and a media type is ASCII (RFC 9110 §8.3.1).
-        var type = field.utf8.prefix { $0 != UInt8(ascii: ";") }
-        while let first = type.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { type.removeFirst() }
-        while let last = type.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { type.removeLast() }
-        return String(decoding: type.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        // and a media type is ASCII (RFC 9110 §8.3.1). Usually it is already lower-case and
+        // unpadded, and taken as it is.
+        let type = field[..<(field.utf8.firstIndex(of: UInt8(ascii: ";")) ?? field.endIndex)]
+        if Self.plainMediaTypeCharacters.containsAll(of: type) { return String(type) }
+        var bytes = type.utf8[...]
+        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes.removeFirst() }
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes.removeLast() }
+        return String(decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
+
+    /// What a media type already in its plain form holds: no upper-case letter, no space.
+    private static let plainMediaTypeCharacters = ASCIISet("abcdefghijklmnopqrstuvwxyz0123456789!#$&-^_.+/*")
 
     /// The standard text of the status code (RFC 9110 §15), such as `Not Found`.
     public var reasonPhrase: String {

@@ -63,7 +63,7 @@ extension Request where Response: Decodable {
         headers: [String: String] = [:], body: RequestBody = .none
     ) {
         self.init(method: method, path: path, query: query, headers: headers, body: body,
-                  acceptableContentTypes: ["application/json", "application/*+json"]) { response, decoder in
+                  acceptableContentTypes: RequestBuilder.jsonContentTypes) { response, decoder in
             try decoder.decode(Response.self, from: response.body)
         }
     }

@@ -28,13 +28,11 @@ public enum RequestBody: Sendable {
         }
     }
 
-    private static let formCharacters: CharacterSet = {
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        allowed.insert(charactersIn: "*-._ ")
-        return allowed
-    }()
+    /// What stands for itself in a form field (the WHATWG `application/x-www-form-urlencoded`
+    /// byte set); a space is written `+`.
+    private static let formCharacters = ASCIISet.alphanumerics.adding("*-._")
 
     static func formEncode(_ text: String) -> String {
-        (text.addingPercentEncoding(withAllowedCharacters: formCharacters) ?? "").replacingOccurrences(of: " ", with: "+")
+        formCharacters.percentEncoded(text, spaceAsPlus: true)
     }
 }

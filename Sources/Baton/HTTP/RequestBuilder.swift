@@ -20,6 +20,10 @@ struct RequestBuilder: Sendable {
     /// The client's own header fields (its `User-Agent`, then `headers`), checked and merged once
     /// rather than on every call; `nil` when one is invalid, so that every call reports which.
     private let clientFields: [String: HeaderField]?
+    /// `clientFields` as sent.
+    private let clientHeaders: [String: String]
+    /// `clientHeaders` with the `Accept` of a JSON endpoint, unless the client sets its own.
+    private let clientHeadersAcceptingJSON: [String: String]
 
     /// A header field as sent, keyed by its lower-cased name while fields are merged.
     private typealias HeaderField = (name: String, value: String)
@@ -28,6 +32,10 @@ struct RequestBuilder: Sendable {
         self.configuration = configuration
         urlPrefix = Self.prefix(of: configuration.baseURL)
         clientFields = try? Self.clientFields(of: configuration, summary: RequestSummary(method: .get, url: nil, path: ""))
+        clientHeaders = clientFields.map(Self.asSent) ?? [:]
+        var acceptingJSON = clientHeaders
+        if clientFields?["accept"] == nil { acceptingJSON["Accept"] = Self.jsonAccept }
+        clientHeadersAcceptingJSON = acceptingJSON
     }
 
     /// Merges the client's header fields: the `User-Agent`, then `headers` in name order.
@@ -38,6 +46,10 @@ struct RequestBuilder: Sendable {
             try add(name, value, to: &fields, summary: summary)
         }
         return fields
+    }
+
+    private static func asSent(_ fields: [String: HeaderField]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: fields.values.map { ($0.name, $0.value) })
     }
 
     /// Adds a field by its lower-cased name (names are case-insensitive), replacing any
@@ -68,26 +80,47 @@ struct RequestBuilder: Sendable {
         } catch {
             throw .invalidRequest(summary, field: "body", reason: "it does not encode: \(error)")
         }
-        // The client's fields, then the endpoint's (later ones win), then the defaults that
-        // depend on the body and the response; set in one assignment, one NSMutableURLRequest
-        // update instead of one per field.
+        var request = URLRequest(url: url, timeoutInterval: configuration.timeout.timeInterval)
+        // GET is URLRequest's own default, and setting the method costs a normalising copy.
+        if endpoint.method != .get { request.httpMethod = endpoint.method.rawValue }
+        // One assignment: one NSMutableURLRequest update instead of one per field.
+        request.allHTTPHeaderFields = try headerFields(for: endpoint, contentType: encoded?.contentType, summary: summary)
+        return PreparedRequest(urlRequest: request, body: encoded.map { .data($0.data) }, summary: summary)
+    }
+
+    /// The header fields of a call: the client's, then the endpoint's (later ones win), then
+    /// `Content-Type` for the body and `Accept` for the response, unless already set.
+    private func headerFields<E: Endpoint>(for endpoint: E, contentType: String?, summary: RequestSummary) throws(APIError) -> [String: String] {
+        let types = endpoint.acceptableContentTypes
+        // Most calls add nothing to the client's fields but the `Accept` of JSON, or none:
+        // both sets were made once.
+        if clientFields != nil, endpoint.headers.isEmpty, contentType == nil {
+            if types == Self.jsonContentTypes { return clientHeadersAcceptingJSON }
+            if types.contains("*/*") { return clientHeaders }
+        }
+        let accept = Self.acceptField(for: types)
         var fields: [String: HeaderField]
         if let clientFields { fields = clientFields } else { fields = try Self.clientFields(of: configuration, summary: summary) }
         for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) {
             try Self.add(name, value, to: &fields, summary: summary)
         }
-        if let encoded, fields["content-type"] == nil {
-            try Self.add("Content-Type", encoded.contentType, to: &fields, summary: summary)
+        if let contentType, fields["content-type"] == nil {
+            try Self.add("Content-Type", contentType, to: &fields, summary: summary)
         }
-        if fields["accept"] == nil, !endpoint.acceptableContentTypes.contains("*/*") {
-            try Self.add("Accept", endpoint.acceptableContentTypes.joined(separator: ", "), to: &fields, summary: summary)
+        if let accept, fields["accept"] == nil {
+            try Self.add("Accept", accept, to: &fields, summary: summary)
         }
-        var request = URLRequest(url: url, timeoutInterval: configuration.timeout.timeInterval)
-        // GET is URLRequest's own default, and setting the method costs a normalising copy.
-        if endpoint.method != .get { request.httpMethod = endpoint.method.rawValue }
-        request.allHTTPHeaderFields = Dictionary(uniqueKeysWithValues: fields.values.map { ($0.name, $0.value) })
-        return PreparedRequest(urlRequest: request, body: encoded.map { .data($0.data) }, summary: summary)
+        return Self.asSent(fields)
     }
+
+    /// The `Accept` value for the media types an endpoint takes, or `nil` when it takes any.
+    private static func acceptField(for types: [String]) -> String? {
+        types.contains("*/*") ? nil : types.joined(separator: ", ")
+    }
+
+    /// What a `Decodable` endpoint accepts by default, and its `Accept` value, made once.
+    static let jsonContentTypes = ["application/json", "application/*+json"]
+    private static let jsonAccept = jsonContentTypes.joined(separator: ", ")
 
     /// Checks every header field (RFC 9110 §5.1 and §5.5): a name must be a token, and a value must
     /// not hold a line break or NUL, which would let it inject other fields. Run again after the
@@ -111,7 +144,7 @@ struct RequestBuilder: Sendable {
     private func makeURL(path: String, query: [URLQueryItem]) -> URL? {
         // URLComponents traps on a percent-encoded path holding anything else; EndpointPath
         // never produces one, but a path is user input, so check rather than trust.
-        guard path.utf8.allSatisfy({ $0 < 128 && Self.pathBytes[Int($0)] }) else { return nil }
+        guard Self.pathCharacters.containsAll(of: path) else { return nil }
         let encodedQuery = query.isEmpty ? "" : query.map { item in
             Self.encodeQuery(item.name) + (item.value.map { "=" + Self.encodeQuery($0) } ?? "")
         }.joined(separator: "&")
@@ -138,34 +171,22 @@ struct RequestBuilder: Sendable {
         return text
     }
 
-    /// Which ASCII bytes a percent-encoded path may hold: RFC 3986 `pchar`, `/` and `%`.
-    private static let pathBytes: [Bool] = (0..<128).map { byte in
-        let scalar = Unicode.Scalar(UInt8(byte))
-        return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-            || "-._~!$&'()*+,;=:@/%".unicodeScalars.contains(scalar)
-    }
+    /// What a percent-encoded path may hold: RFC 3986 `pchar`, `/` and `%`.
+    private static let pathCharacters = ASCIISet.alphanumerics.adding("-._~!$&'()*+,;=:@/%")
 
     /// RFC 3986 unreserved characters stand for themselves; everything else, `+`, `&` and `=`
     /// included, is percent-encoded, so that no server reads a value as something else.
-    private static let queryCharacters: CharacterSet = {
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        allowed.insert(charactersIn: "-._~")
-        return allowed
-    }()
+    private static let queryCharacters = ASCIISet.alphanumerics.adding("-._~")
 
     private static func encodeQuery(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: queryCharacters) ?? ""
+        queryCharacters.percentEncoded(text)
     }
 
     /// RFC 9110 §5.6.2 `token`: the characters allowed in a method or a header name.
     static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in byte < 128 && tokenBytes[Int(byte)] }
+        !text.isEmpty && tokenCharacters.containsAll(of: text)
     }
 
-    /// Which ASCII bytes a token may hold: letters, digits and ``!#$%&'*+-.^_`|~``.
-    private static let tokenBytes: [Bool] = (0..<128).map { byte in
-        let scalar = Unicode.Scalar(UInt8(byte))
-        return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-            || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
-    }
+    /// What a token may hold: letters, digits and ``!#$%&'*+-.^_`|~``.
+    private static let tokenCharacters = ASCIISet.alphanumerics.adding("!#$%&'*+-.^_`|~")
 }

@@ -93,14 +93,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// What a finished task hands back, delegate task or completion-handler task alike:
     /// `body` is what arrived, `declaredLength` the length the response's head announced, if
     /// one did (negative for none).
-    static func result(of response: URLResponse?, body: Data, declaredLength: Int64?, error: (any Error)?) -> Result<HTTPResponse, URLError> {
-        if let error { return .failure(classify(error, declaredLength: declaredLength, received: body.count)) }
+    static func result(
+        of response: URLResponse?, body: Data, declaredLength: @autoclosure () -> Int64?, error: (any Error)?
+    ) -> Result<HTTPResponse, URLError> {
+        if let error { return .failure(classify(error, declaredLength: declaredLength(), received: body.count)) }
         guard let response = response as? HTTPURLResponse else { return .failure(URLError(.badServerResponse)) }
-        var headers: [String: String] = [:]
-        for (name, value) in response.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name] = value }
-        }
-        return .success(HTTPResponse(statusCode: response.statusCode, headers: headers, body: body, url: response.url))
+        return .success(HTTPResponse(response, body: body))
     }
 
     /// The `URLError` for a failed task. On Linux a body cut short of its declared length

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 
 /// A ``Transport`` over one `URLSession` with a session delegate.
 ///
@@ -84,7 +85,7 @@ private final class Transfer: Sendable {
     private let tracksDownloadProgress: Bool
     private let progress: @Sendable (PromiseProgress) -> Void
     private let finish: @Sendable (Result<HTTPResponse, URLError>) -> Void
-    private let state = Locked<(task: URLSessionTask?, isCancelled: Bool, isPaused: Bool)>((nil, false, false))
+    private let state = Mutex<(task: URLSessionTask?, isCancelled: Bool, isPaused: Bool)>((nil, false, false))
 
     init(
         transport: URLSessionTransport, body: TransportBody?, tracksDownloadProgress: Bool,
@@ -101,7 +102,7 @@ private final class Transfer: Sendable {
     /// Suspends or resumes the current task; a task started by a later redirect hop starts in
     /// the same state.
     func setPaused(_ paused: Bool) {
-        let task: URLSessionTask? = state.withLock { state in
+        let task: URLSessionTask? = state.withLock(annotating: self) { state in
             guard state.isPaused != paused else { return nil }
             state.isPaused = paused
             return state.task
@@ -110,7 +111,7 @@ private final class Transfer: Sendable {
     }
 
     func cancel() {
-        state.withLock { state in
+        state.withLock(annotating: self) { state in
             state.isCancelled = true
             return state.task
         }?.cancel()
@@ -118,18 +119,21 @@ private final class Transfer: Sendable {
 
     func start(_ request: URLRequest, redirectsLeft: Int) {
         // Cancelled between two redirect hops: no new task.
-        guard !state.withLock({ $0.isCancelled }) else { return finish(.failure(URLError(.cancelled))) }
+        guard !state.withLock(annotating: self, { $0.isCancelled }) else { return finish(.failure(URLError(.cancelled))) }
         let request = Self.withoutBody(request)
         let session = transport.session
         let task: URLSessionTask
         switch body {
         case nil where !tracksDownloadProgress:
             // Nothing to send and no one following the bytes in: one callback at the end.
-            task = session.dataTask(with: request) { [state, progress, finish] data, response, error in
+            task = session.dataTask(with: request) { [self] data, response, error in
                 // A failed task hands over no response, so the declared length (which tells a
                 // body cut short) comes from the task.
-                let declared = state.withLock { $0.task }?.countOfBytesExpectedToReceive
-                let result = SessionDelegate.result(of: response, body: data ?? Data(), declaredLength: declared, error: error)
+                let result = SessionDelegate.result(
+                    of: response, body: data ?? Data(),
+                    declaredLength: self.state.withLock(annotating: self) { $0.task }?.countOfBytesExpectedToReceive,
+                    error: error
+                )
                 if case .success(let response) = result {
                     let received = Int64(response.body.count)
                     progress(PromiseProgress(completed: received, total: received))
@@ -148,7 +152,7 @@ private final class Transfer: Sendable {
             }
             transport.delegate.register(exchange, for: task)
         }
-        let (wasCancelled, isPaused) = state.withLock { state in
+        let (wasCancelled, isPaused) = state.withLock(annotating: self) { state in
             state.task = task
             return (state.isCancelled, state.isPaused)
         }
