@@ -46,4 +46,14 @@ final class ProgressClientTests: XCTestCase {
         transport.exchange(1).fulfill(.json(ClientFixtures.orderJSON))
         _ = try await promise.value
     }
+
+    func test_endpointsChoiceOfDownloadProgress_reachesTheTransport() async throws {
+        let transport = ManualTransport()
+        let client = makeClient(transport: transport)
+        var tracked = Request<Data>(.get, "photos/1")
+        tracked.tracksDownloadProgress = true
+        let calls = [client.send(Request<Data>(.get, "photos/1")), client.send(tracked)]
+        XCTAssertEqual([transport.exchange(0).tracksDownloadProgress, transport.exchange(1).tracksDownloadProgress], [false, true])
+        calls.forEach { $0.cancel() }
+    }
 }

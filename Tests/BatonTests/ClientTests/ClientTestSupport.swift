@@ -186,6 +186,8 @@ struct LoggingAdapter: RequestAdapter {
 final class ManualTransport: Transport {
     struct Exchange: Sendable {
         let request: URLRequest
+        /// What the client asked of the transport's progress.
+        let tracksDownloadProgress: Bool
         let progress: @Sendable (PromiseProgress) -> Void
         let fulfill: @Sendable (HTTPResponse) -> Void
         let reject: @Sendable (any Error) -> Void
@@ -207,8 +209,8 @@ final class ManualTransport: Transport {
         let promise = Promise<HTTPResponse> { progress, fulfill, reject, configure in
             let cancellations = Tally()
             configure.cancel = { cancellations.next() }
-            let exchange = Exchange(request: request, progress: progress, fulfill: fulfill, reject: reject,
-                                    cancellations: cancellations)
+            let exchange = Exchange(request: request, tracksDownloadProgress: tracksDownloadProgress, progress: progress,
+                                    fulfill: fulfill, reject: reject, cancellations: cancellations)
             exchanges.withLock { $0.append(exchange) }
         }
         onSend(exchanges.withLock { $0.count })

@@ -229,6 +229,23 @@ final class RequestBuilderClientTests: XCTestCase {
         XCTAssertNil(request?.value(forHTTPHeaderField: "Accept"))
     }
 
+    func test_configurationAcceptHeader_winsOverTheJSONDefault() async throws {
+        let request = try await sent(Request<Order>(.get, "orders/1")) { $0.headers = ["Accept": "application/vnd.api+json"] }
+        XCTAssertEqual(request?.value(forHTTPHeaderField: "Accept"), "application/vnd.api+json")
+    }
+
+    func test_configurationAcceptHeaderInLowerCase_winsOverTheJSONDefault() async throws {
+        let request = try await sent(Request<Order>(.get, "orders/1")) { $0.headers = ["accept": "application/vnd.api+json"] }
+        XCTAssertEqual(request?.allHTTPHeaderFields?.filter { $0.key.lowercased() == "accept" }, ["accept": "application/vnd.api+json"])
+    }
+
+    func test_endpointAcceptingOtherTypes_sendsThemAsAccept() async throws {
+        var endpoint = Request<String>(.get, "orders/1")
+        endpoint.acceptableContentTypes = ["application/xml", "text/*"]
+        let request = try await sent(endpoint, response: HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/plain"]))
+        XCTAssertEqual(request?.value(forHTTPHeaderField: "Accept"), "application/xml, text/*")
+    }
+
     func test_endpointAcceptHeader_wins() async throws {
         let endpoint = Request<Order>(.get, "orders/1", headers: ["Accept": "application/vnd.orders+json"])
         let request = try await sent(endpoint)

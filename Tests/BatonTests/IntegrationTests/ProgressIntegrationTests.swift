@@ -73,6 +73,19 @@ final class ProgressIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(reported.current.last, PromiseProgress(completed: total, total: total))
     }
 
+    func test_downloadNotTracked_reportsTheBytesOnceWhenComplete() async throws {
+        let photo = try await uploadImage()
+        let reported = Shared<[PromiseProgress]>([])
+
+        let bytes = try await client.send(Photos.download(id: photo.id, tracksProgress: false))
+            .progress { progress in reported.withLock { $0.append(progress) } }
+            .value
+
+        let total = Int64(Self.imageSize)
+        XCTAssertEqual(bytes, image)
+        XCTAssertEqual(reported.current, [PromiseProgress(completed: total, total: total)])
+    }
+
     func test_retriedDownload_restartsItsProgressAtZero() async throws {
         let photo = try await uploadImage()
         let reported = Shared<[PromiseProgress]>([])
