@@ -93,6 +93,7 @@ public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, Express
     private static let literalCharacters = segmentCharacters.adding("/?#")
 
     private static func trimmingLeadingSlashes(_ path: String) -> String {
-        String(path.drop(while: { $0 == "/" }))
+        guard path.utf8.first == UInt8(ascii: "/") else { return path }
+        return String(decoding: path.utf8.drop { $0 == UInt8(ascii: "/") }, as: UTF8.self)
     }
 }

@@ -62,7 +62,7 @@ struct RequestBuilder: Sendable {
 
     func prepare<E: Endpoint>(_ endpoint: E) throws(APIError) -> PreparedRequest {
         let path = endpoint.path.encoded
-        if let mark = path.first(where: { $0 == "?" || $0 == "#" }) {
+        if let mark = path.utf8.first(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }).map({ Character(Unicode.Scalar($0)) }) {
             let summary = RequestSummary(method: endpoint.method, url: nil, path: path)
             throw .invalidRequest(summary, field: "path", reason: "it contains \"\(mark)\"; put query items in the endpoint's `query`")
         }
