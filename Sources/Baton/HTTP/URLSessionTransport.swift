@@ -17,6 +17,10 @@ import Synchronization
 ///   complete. URLSession then makes one call on its delegate queue per request instead of three
 ///   (response, data, completion), which on Linux is about a tenth of a small request's time.
 ///
+/// Pausing a call suspends its task on Apple platforms. On Linux the transfer goes on and only
+/// the promise's progress is held back: swift-corelibs-foundation cannot suspend a running task
+/// safely (a resume that follows a suspend too closely crashes the process).
+///
 /// A promise settles on the session's serial delegate queue, as URLSession's own completion
 /// handlers run, unless its response body is large (``parallelDecodingThreshold`` or more):
 /// then on a global concurrent queue, so that decoding it holds up no other response. The
@@ -46,25 +50,9 @@ public final class URLSessionTransport: Transport {
 
     /// Sends `request` on the session: see ``Transport/send(_:body:tracksDownloadProgress:)``.
     public func send(_ request: URLRequest, body: TransportBody?, tracksDownloadProgress: Bool) -> Promise<HTTPResponse> {
-        Promise { progress, fulfill, reject, configure in
-            let transfer = Transfer(
-                transport: self, body: body, tracksDownloadProgress: tracksDownloadProgress, progress: progress,
-                finish: { result in
-                    switch result {
-                    case .success(let response) where response.body.count >= Self.parallelDecodingThreshold:
-                        DispatchQueue.global().async { fulfill(response) }
-                    case .success(let response):
-                        fulfill(response)
-                    case .failure(let error):
-                        reject(error)
-                    }
-                }
-            )
-            configure.cancel = { transfer.cancel() }
-            configure.pause = { transfer.setPaused(true) }
-            configure.resume = { transfer.setPaused(false) }
-            transfer.start(request, redirectsLeft: Self.maximumBodyRedirects)
-        }
+        let transfer = Transfer(transport: self, body: body, tracksDownloadProgress: tracksDownloadProgress)
+        transfer.start(request, redirectsLeft: Self.maximumBodyRedirects)
+        return transfer.promise
     }
 
     /// How many 307/308 redirects of a request with a body the transport follows itself.
@@ -75,46 +63,85 @@ public final class URLSessionTransport: Transport {
     public static let parallelDecodingThreshold = 64 << 10
 }
 
-/// One ``URLSessionTransport/send(_:body:tracksDownloadProgress:)``: its task, and the tasks
-/// that follow 307 and 308 redirects, which the transport makes itself because URLSession on
-/// Linux would send the redirected request without its body.
-private final class Transfer: Sendable {
+/// One ``URLSessionTransport/send(_:body:tracksDownloadProgress:)``: its promise, its task, and
+/// the tasks that follow 307 and 308 redirects, which the transport makes itself because
+/// URLSession on Linux would send the redirected request without its body.
+///
+/// The transfer is what its promise waits for, so cancelling, pausing or resuming the promise
+/// reaches the task directly (a promise made with `Promise { ... }` would need a
+/// configuration, a settler and six closures more per request).
+private final class Transfer: PromiseControl {
+    let promise = Promise<HTTPResponse>(upstream: nil)
     /// Kept so that the session is not invalidated while a redirect hop may still start a task.
     private let transport: URLSessionTransport
     private let body: TransportBody?
     private let tracksDownloadProgress: Bool
-    private let progress: @Sendable (PromiseProgress) -> Void
-    private let finish: @Sendable (Result<HTTPResponse, URLError>) -> Void
     private let state = Mutex<(task: URLSessionTask?, isCancelled: Bool, isPaused: Bool)>((nil, false, false))
 
-    init(
-        transport: URLSessionTransport, body: TransportBody?, tracksDownloadProgress: Bool,
-        progress: @escaping @Sendable (PromiseProgress) -> Void,
-        finish: @escaping @Sendable (Result<HTTPResponse, URLError>) -> Void
-    ) {
+    init(transport: URLSessionTransport, body: TransportBody?, tracksDownloadProgress: Bool) {
         self.transport = transport
         self.body = body
         self.tracksDownloadProgress = tracksDownloadProgress
-        self.progress = progress
-        self.finish = finish
+        // Until it settles, the promise holds the transfer, and the transfer the promise.
+        promise.wait(for: self)
     }
 
-    /// Suspends or resumes the current task; a task started by a later redirect hop starts in
-    /// the same state.
-    func setPaused(_ paused: Bool) {
-        let task: URLSessionTask? = state.withLock(annotating: self) { state in
-            guard state.isPaused != paused else { return nil }
-            state.isPaused = paused
-            return state.task
-        }
-        if paused { task?.suspend() } else { task?.resume() }
-    }
+    // MARK: What the promise reaches
 
-    func cancel() {
+    func cancelStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
         state.withLock(annotating: self) { state in
             state.isCancelled = true
             return state.task
         }?.cancel()
+        return nil
+    }
+
+    func pauseStep() -> (any PromiseControl)? {
+        setPaused(true)
+        return nil
+    }
+
+    func resumeStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
+        setPaused(false)
+        return nil
+    }
+
+    func release() {}
+
+    /// Suspends or resumes the current task; a task started by a later redirect hop starts in
+    /// the same state. The task is told under the lock, so that pauses and resumes racing on
+    /// several threads reach it in the order they changed the state; URLSession never calls
+    /// back into a transfer while suspending or resuming a task, so this cannot deadlock.
+    ///
+    /// Not with swift-corelibs-foundation (Linux), where suspending a running task is not safe:
+    /// it stops the transfer asynchronously, and a resume that arrives first makes that stop
+    /// kill the process ("NativeProtocol.swift: Fatal error"). There the transfer goes on
+    /// while the call is paused, and the promise holds its progress back until resumed.
+    private func setPaused(_ paused: Bool) {
+        #if !canImport(FoundationNetworking)
+        state.withLock(annotating: self) { state in
+            guard state.isPaused != paused else { return }
+            state.isPaused = paused
+            if paused { state.task?.suspend() } else { state.task?.resume() }
+        }
+        #endif
+    }
+
+    // MARK: Progress and the outcome
+
+    private func report(_ progress: PromiseProgress) {
+        promise.report(progress)
+    }
+
+    private func finish(_ result: Result<HTTPResponse, URLError>) {
+        switch result {
+        case .success(let response) where response.body.count >= URLSessionTransport.parallelDecodingThreshold:
+            DispatchQueue.global().async { self.promise.fulfil(response) }
+        case .success(let response):
+            promise.fulfil(response)
+        case .failure(let error):
+            promise.settle(.failure(error))
+        }
     }
 
     func start(_ request: URLRequest, redirectsLeft: Int) {
@@ -136,13 +163,13 @@ private final class Transfer: Sendable {
                 )
                 if case .success(let response) = result {
                     let received = Int64(response.body.count)
-                    progress(PromiseProgress(completed: received, total: received))
+                    report(PromiseProgress(completed: received, total: received))
                 }
                 finish(result)
             }
         case nil, .data?, .file?:
             task = Self.delegateTask(for: request, body: body, on: session)
-            let exchange = Exchange(body: body, progress: progress) { [self] result in
+            let exchange = Exchange(body: body, progress: { [promise] in promise.report($0) }) { [self] result in
                 if case .success(let response) = result, redirectsLeft > 0,
                    let next = transport.delegate.redirects.bodyRedirect(of: request, by: response) {
                     start(next, redirectsLeft: redirectsLeft - 1)
@@ -152,14 +179,15 @@ private final class Transfer: Sendable {
             }
             transport.delegate.register(exchange, for: task)
         }
-        let (wasCancelled, isPaused) = state.withLock(annotating: self) { state in
+        let wasCancelled = state.withLock(annotating: self) { state in
             state.task = task
-            return (state.isCancelled, state.isPaused)
+            // Under the lock, as pauses and resumes are (see `setPaused`).
+            if !state.isCancelled && !state.isPaused { task.resume() }
+            return state.isCancelled
         }
         if wasCancelled {
-            task.cancel()  // cancelled while the task was being made: report it as the task's own
+            task.cancel()  // cancelled while the task was being made: it completes as cancelled
         }
-        if !isPaused { task.resume() }
     }
 
     /// A task whose every event reaches the session's delegate.
