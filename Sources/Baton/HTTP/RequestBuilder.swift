@@ -62,9 +62,10 @@ struct RequestBuilder: Sendable {
 
     func prepare<E: Endpoint>(_ endpoint: E) throws(APIError) -> PreparedRequest {
         let path = endpoint.path.encoded
-        if let mark = path.utf8.first(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }).map({ Character(Unicode.Scalar($0)) }) {
+        if let mark = path.utf8.first(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             let summary = RequestSummary(method: endpoint.method, url: nil, path: path)
-            throw .invalidRequest(summary, field: "path", reason: "it contains \"\(mark)\"; put query items in the endpoint's `query`")
+            let character = Character(Unicode.Scalar(mark))
+            throw .invalidRequest(summary, field: "path", reason: "it contains \"\(character)\"; put query items in the endpoint's `query`")
         }
         let url = makeURL(path: path, query: endpoint.query)
         let summary = RequestSummary(method: endpoint.method, url: url, path: path)

@@ -127,11 +127,7 @@ private final class Transfer: PromiseControl {
         #endif
     }
 
-    // MARK: Progress and the outcome
-
-    private func report(_ progress: PromiseProgress) {
-        promise.report(progress)
-    }
+    // MARK: The outcome
 
     private func finish(_ result: Result<HTTPResponse, URLError>) {
         switch result {
@@ -163,7 +159,7 @@ private final class Transfer: PromiseControl {
                 )
                 if case .success(let response) = result {
                     let received = Int64(response.body.count)
-                    report(PromiseProgress(completed: received, total: received))
+                    promise.report(PromiseProgress(completed: received, total: received))
                 }
                 finish(result)
             }
