@@ -17,8 +17,11 @@ struct BenchResult: Sendable {
     var baselineLabel: String
     /// The ratio the project aims for, if it has one.
     var target: Target? = nil
+    /// The ratio as measured pair by pair, when the suite measured it so (see `ClientSuite`);
+    /// otherwise the ratio is `value / baseline`.
+    var pairedRatio: Double? = nil
 
-    var ratio: Double { baseline == 0 ? .nan : value / baseline }
+    var ratio: Double { pairedRatio ?? (baseline == 0 ? .nan : value / baseline) }
 }
 
 /// A target on a ratio: `atMost` for costs (time, bytes), `atLeast` for rates.

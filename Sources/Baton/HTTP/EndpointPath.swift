@@ -74,6 +74,7 @@ public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, Express
     /// Literal path text made safe for a URL: `/`, valid `%XX` escapes, `?` and `#` stay (the
     /// last two for the request builder to refuse); everything a segment cannot hold is escaped.
     static func encodeLiteral(_ literal: String) -> String {
+        if literalCharacters.containsAll(of: literal) { return literal }  // the usual literal
         let bytes = Array(literal.utf8)
         var encoded: [UInt8] = []
         encoded.reserveCapacity(bytes.count)
