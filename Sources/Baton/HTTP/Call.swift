@@ -57,7 +57,10 @@ final class Call<E: Endpoint>: Sendable {
         adapted.subscribe { [self] event in
             guard case .settled(let settled) = event else { return }
             switch Promise<URLRequest>.result(of: settled) {
-            case .success(let request): send(request, attempt: number, prepared)
+            case .success(let request):
+                // Cancelled while the adapters finished: nothing more goes on the wire.
+                guard outcome.isPending else { return }
+                send(request, attempt: number, prepared)
             case .failure(let error): failed(attempt: number, prepared, error: error)
             }
         }

@@ -27,7 +27,8 @@ extension Client {
         /// removed when a redirect leaves the origin, and hidden in logs.
         public var sensitiveHeaders: Set<String> = []
         /// How long an attempt may wait for data before it fails with `URLError.timedOut`.
-        /// Default 60 seconds, URLSession's own.
+        /// Default 60 seconds, URLSession's own. On Linux URLSession counts whole seconds, so a
+        /// fraction is rounded up.
         public var timeout: Duration = .seconds(60)
 
         /// A configuration for `baseURL`, with every other setting at its default.

@@ -71,17 +71,19 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The media type of the body without parameters, lower-cased (`application/json` for
-    /// `application/json; charset=utf-8`), or `nil` if the response has no `Content-Type`.
+    /// `application/json; charset=utf-8`), or `nil` if the response has no `Content-Type` or
+    /// an empty one.
     public var mediaType: String? {
         guard let field = value(forHeader: "Content-Type") else { return nil }
         // Byte by byte rather than through Foundation's trimming: this runs for every response,
         // and a media type is ASCII (RFC 9110 §8.3.1). Usually it is already lower-case and
         // unpadded, and taken as it is.
         let type = field[..<(field.utf8.firstIndex(of: UInt8(ascii: ";")) ?? field.endIndex)]
-        if Self.plainMediaTypeCharacters.containsAll(of: type) { return String(type) }
+        if Self.plainMediaTypeCharacters.containsAll(of: type) { return type.isEmpty ? nil : String(type) }
         var bytes = type.utf8[...]
         while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes.removeFirst() }
         while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes.removeLast() }
+        if bytes.isEmpty { return nil }
         return String(decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 

@@ -81,12 +81,25 @@ struct RequestBuilder: Sendable {
         } catch {
             throw .invalidRequest(summary, field: "body", reason: "it does not encode: \(error)")
         }
-        var request = URLRequest(url: url, timeoutInterval: configuration.timeout.timeInterval)
+        var request = URLRequest(url: url)
+        // Set, not passed to the initializer: URLSession on Linux honours a request's timeout
+        // only when it was set after the request was made.
+        request.timeoutInterval = Self.wireTimeout(configuration.timeout)
         // GET is URLRequest's own default, and setting the method costs a normalising copy.
         if endpoint.method != .get { request.httpMethod = endpoint.method.rawValue }
         // One assignment: one NSMutableURLRequest update instead of one per field.
         request.allHTTPHeaderFields = try headerFields(for: endpoint, contentType: encoded?.contentType, summary: summary)
         return PreparedRequest(urlRequest: request, body: encoded.map { .data($0.data) }, summary: summary)
+    }
+
+    /// The timeout as URLSession takes it. On Linux URLSession keeps whole seconds only, so a
+    /// fraction is rounded up rather than down (half a second would become none at all).
+    static func wireTimeout(_ timeout: Duration) -> TimeInterval {
+        #if canImport(FoundationNetworking)
+        return timeout.timeInterval.rounded(.up)
+        #else
+        return timeout.timeInterval
+        #endif
     }
 
     /// The header fields of a call: the client's, then the endpoint's (later ones win), then

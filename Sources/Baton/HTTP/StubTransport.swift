@@ -37,7 +37,8 @@ public final class StubTransport: Transport {
     }
 
     /// Records `request` (with a data body in `httpBody`) and answers it with the closure, on a global
-    /// queue: see ``Transport/send(_:body:tracksDownloadProgress:)``. Reports no progress.
+    /// queue: see ``Transport/send(_:body:tracksDownloadProgress:)``. Reports no progress: a stubbed
+    /// answer arrives whole, and nothing is sent.
     public func send(_ request: URLRequest, body: TransportBody?, tracksDownloadProgress: Bool = false) -> Promise<HTTPResponse> {
         let sent = request.carrying(body)
         recorded.withLock { $0.append(sent) }

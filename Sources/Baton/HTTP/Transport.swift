@@ -13,9 +13,9 @@ import FoundationNetworking
 /// - fulfil with the response, whatever its status code (validation is the client's job), or
 ///   reject with a `URLError` when no complete response arrived;
 /// - report progress in bytes: while the request's body is being sent, bytes sent out of the
-///   body's length; then bytes received out of the response's declared length (`nil` total if
-///   it has none), as they arrive when asked to track download progress, else at least once
-///   when the response is complete;
+///   body's length; then bytes received: as they arrive, out of the response's declared length
+///   (`nil` total if it has none), when asked to track download progress; otherwise it may
+///   report them once, complete (the total then being what arrived);
 /// - stop the exchange on the wire when cancelled.
 public protocol Transport: Sendable {
     /// Sends `request` with `body` (which replaces any `httpBody` the request has).

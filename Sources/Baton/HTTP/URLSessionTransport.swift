@@ -150,8 +150,10 @@ private final class Transfer: PromiseControl {
         case nil where !tracksDownloadProgress:
             // Nothing to send and no one following the bytes in: one callback at the end.
             task = session.dataTask(with: request) { [self] data, response, error in
-                // A failed task hands over no response, so the declared length (which tells a
-                // body cut short) comes from the task.
+                // A failed task hands over neither its response nor the bytes that did arrive:
+                // the declared length comes from the task, and with nothing counted as received,
+                // any failure of unknown cause after a head that declared a length is taken for
+                // a body cut short (a delegate task counts the bytes, and tells them apart).
                 let result = SessionDelegate.result(
                     of: response, body: data ?? Data(),
                     declaredLength: self.state.withLock(annotating: self) { $0.task }?.countOfBytesExpectedToReceive,

@@ -5,8 +5,8 @@ import FoundationNetworking
 #endif
 import XCTest
 
-/// The call's promise reports the transport's progress, starting again from zero on each
-/// attempt.
+/// The call's promise reports the transport's progress; a retry starts again from zero (the
+/// first attempt reports nothing before the transport does).
 final class ProgressClientTests: XCTestCase {
     private typealias Order = ClientFixtures.Order
 

@@ -59,4 +59,9 @@ final class HTTPResponseTests: XCTestCase {
     func test_mediaType_withoutContentType_isNil() {
         XCTAssertNil(HTTPResponse(statusCode: 204).mediaType)
     }
+
+    func test_mediaType_ofAnEmptyOrBlankContentType_isNil() {
+        let values = ["", "  ", "; charset=utf-8"].map { HTTPResponse(statusCode: 200, headers: ["Content-Type": $0]).mediaType }
+        XCTAssertEqual(values, [nil, nil, nil])
+    }
 }

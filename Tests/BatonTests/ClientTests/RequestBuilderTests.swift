@@ -161,9 +161,15 @@ final class RequestBuilderClientTests: XCTestCase {
         XCTAssertEqual(request?.timeoutInterval, 60)
     }
 
-    func test_timeout_isTheConfiguredTimeout() async throws {
+    /// URLSession on Linux keeps whole seconds (0.2 s would become no time at all): rounded up.
+    func test_timeout_isTheConfiguredTimeout_roundedUpToWholeSecondsOnLinux() async throws {
         let request = try await sent(Request<Order>(.get, "orders/1")) { $0.timeout = .milliseconds(2500) }
-        XCTAssertEqual(request?.timeoutInterval, 2.5)
+        let short = try await sent(Request<Order>(.get, "orders/1")) { $0.timeout = .milliseconds(200) }
+        #if canImport(FoundationNetworking)
+        XCTAssertEqual([request?.timeoutInterval, short?.timeoutInterval], [3, 1])
+        #else
+        XCTAssertEqual([request?.timeoutInterval, short?.timeoutInterval], [2.5, 0.2])
+        #endif
     }
 
     // MARK: - Headers

@@ -153,6 +153,29 @@ final class FaultIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(code, .networkConnectionLost)
     }
 
+    /// The same cut, on a delegate task (the body arrives piece by piece to the session's
+    /// delegate), which counts the bytes that arrived.
+    func test_dropAfter130Bytes_ofATrackedDownload_failsAsATransportError() async throws {
+        var endpoint = Request<Order>(.get, "orders/1", headers: ["X-Demo-Fault": "drop-after=130"])
+        endpoint.tracksDownloadProgress = true
+
+        let error = await apiError(singleAttemptClient().send(endpoint))
+
+        XCTAssertEqual(transportCode(error), .networkConnectionLost)
+    }
+
+    /// URLSession on Linux honours a request's own timeout only when it was set after the
+    /// request was made, so this proves the client's setting reaches the wire.
+    func test_clientTimeout_endsADelayedAnswerAsTimedOut() async {
+        let client = makeClient { $0.retriers = []; $0.timeout = .seconds(1) }
+        let started = ContinuousClock.now
+
+        let error = await apiError(client.send(GetOrder(id: 1, fault: "delay=5s")))
+
+        XCTAssertEqual(transportCode(error), .timedOut)
+        XCTAssertLessThan(seconds(ContinuousClock.now - started), 4)
+    }
+
     func test_badFaultValue_isAnswered400NamingTheValue() async {
         let error = await apiError(singleAttemptClient().send(GetOrder(id: 1, fault: "delay=soon")))
 
