@@ -305,3 +305,19 @@ class IntegrationTestCase: XCTestCase {
         }
     }
 }
+
+/// Holds each request in the adapter until `release` is signalled, so that a test can pause a
+/// call or add handlers to it before its request can start.
+struct HeldAdapter: RequestAdapter {
+    let release: DispatchSemaphore
+
+    func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                release.wait()
+                continuation.resume()
+            }
+        }
+        return request
+    }
+}

@@ -1,6 +1,9 @@
 import Baton
 import Dispatch
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import XCTest
 
 /// Pausing and resuming a call over a real socket: the call completes with its value once
@@ -69,25 +72,30 @@ final class PauseIntegrationTests: IntegrationTestCase {
     }
 
     #if canImport(FoundationNetworking)
-    /// Linux: paused from the start, a tracked download still runs but delivers no progress;
-    /// when it settles, the newest progress (all the bytes) is handed over once, then the value.
-    /// (On Apple platforms the suspended download would wait for a resume.)
+    /// Linux: paused, and watched, before its request could start, a tracked download still
+    /// runs but delivers no progress; when it settles, the newest progress (all the bytes) is
+    /// handed over once, then the value. (On Apple platforms the suspended download would wait
+    /// for a resume.)
     func test_pausedDownload_holdsProgressBackUntilItSettles() async throws {
         let image = LiveMultipart.imageBytes(count: 512 << 10)
         let review = try await client.send(Reviews.post(facilityID: 1, content: "保留", rating: 3)).value
         var form = Multipart()
         form.addFile(image)
         let photo = try await client.send(Photos.upload(reviewID: review.id, form)).value
+        let release = DispatchSemaphore(value: 0)
+        let heldClient = makeClient { $0.adapters = [HeldAdapter(release: release)] }
         let reported = Shared<[PromiseProgress]>([])
 
-        let download = client.send(Photos.download(id: photo.id))
+        let download = heldClient.send(Photos.download(id: photo.id))
         download.pause()
         download.progress { progress in reported.withLock { $0.append(progress) } }
+        release.signal()
         let bytes = try await download.value
 
         let total = Int64(image.count)
         XCTAssertEqual(bytes, image)
         XCTAssertEqual(reported.current, [PromiseProgress(completed: total, total: total)])
     }
+
     #endif
 }

@@ -1,4 +1,5 @@
 import Baton
+import Dispatch
 import Foundation
 import XCTest
 
@@ -76,10 +77,14 @@ final class ProgressIntegrationTests: IntegrationTestCase {
     func test_downloadNotTracked_reportsTheBytesOnceWhenComplete() async throws {
         let photo = try await uploadImage()
         let reported = Shared<[PromiseProgress]>([])
+        // Watched before the request can start, so that its one report cannot come first.
+        let release = DispatchSemaphore(value: 0)
+        let heldClient = makeClient { $0.adapters = [HeldAdapter(release: release)] }
 
-        let bytes = try await client.send(Photos.download(id: photo.id, tracksProgress: false))
+        let download = heldClient.send(Photos.download(id: photo.id, tracksProgress: false))
             .progress { progress in reported.withLock { $0.append(progress) } }
-            .value
+        release.signal()
+        let bytes = try await download.value
 
         let total = Int64(Self.imageSize)
         XCTAssertEqual(bytes, image)
