@@ -27,7 +27,9 @@ enum ClientSuite {
         defer { server.stop() }
         let token = try login(baseURL: server.baseURL)
         let baton = batonSide(server.baseURL, token: token)
-        let raw = rawSide(server.baseURL, token: token)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let raw = rawSide(server.baseURL, token: token, session: session)
         let rounds = quick ? 2 : 21
         var results: [BenchResult] = []
         for concurrency in [1, 32] {
@@ -79,8 +81,7 @@ enum ClientSuite {
     }
 
     /// Measures `requests` calls at `concurrency` through URLSession and JSONDecoder by hand.
-    private static func rawSide(_ baseURL: URL, token: String) -> (Int, Int) -> Double {
-        let session = URLSession(configuration: .ephemeral)
+    private static func rawSide(_ baseURL: URL, token: String, session: URLSession) -> (Int, Int) -> Double {
         let decoder = JSONDecoder()
         let base = baseURL.absoluteString
         // The same request Baton sends: its User-Agent and Accept headers too.

@@ -147,7 +147,10 @@ final class Call<E: Endpoint>: Sendable {
 
     /// Settles the call, unless it was cancelled first.
     private func finish(_ result: Result<E.Response, any Error>, response: HTTPResponse?) {
-        if let response { latest.withLock(annotating: self) { $0.response = response } }
+        // Only monitors read the response back (see `reportOutcome`).
+        if let response, !client.configuration.monitors.isEmpty {
+            latest.withLock(annotating: self) { $0.response = response }
+        }
         outcome.settle(result)
     }
 }
