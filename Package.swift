@@ -2,11 +2,12 @@
 import PackageDescription
 
 // Baton has no package dependencies, by design: only the Swift toolchain (stdlib, Foundation,
-// FoundationNetworking, Dispatch, Synchronization, XCTest).
+// FoundationNetworking, Dispatch, Synchronization, os, XCTest).
 let package = Package(
     name: "Baton",
-    // `Synchronization.Mutex` (the lock inside every promise) needs these releases on Apple platforms.
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The first releases with `Duration` and `ContinuousClock` (in Baton's API) and with
+    // `OSAllocatedUnfairLock` (the lock on Apple platforms). This project's CI builds on Linux only.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Baton", targets: ["Baton"]),
         .library(name: "DemoServer", targets: ["DemoServer"]),
@@ -15,15 +16,18 @@ let package = Package(
         .executable(name: "baton-bench", targets: ["BatonBench"]),
     ],
     targets: [
-        .target(name: "Baton"),
+        // The package's one lock, shared by Baton, DemoServer, the tests and the benchmark; its
+        // API is `package`-level, so no user of Baton sees it.
+        .target(name: "BatonLocking"),
+        .target(name: "Baton", dependencies: ["BatonLocking"]),
         // The demo API on loopback sockets: a fixture for the playground, tests and benchmarks,
         // never a dependency of Baton itself.
-        .target(name: "DemoServer"),
+        .target(name: "DemoServer", dependencies: ["BatonLocking"]),
         .executableTarget(name: "DemoServerTool", dependencies: ["DemoServer"], path: "Sources/DemoServerTool"),
         .executableTarget(name: "Playground", dependencies: ["Baton"], path: "Playground"),
-        .executableTarget(name: "BatonBench", dependencies: ["Baton", "DemoServer"]),
-        .testTarget(name: "BatonTests", dependencies: ["Baton", "DemoServer"]),
-        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer"]),
+        .executableTarget(name: "BatonBench", dependencies: ["Baton", "BatonLocking", "DemoServer"]),
+        .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonLocking", "DemoServer"]),
+        .testTarget(name: "DemoServerTests", dependencies: ["BatonLocking", "DemoServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

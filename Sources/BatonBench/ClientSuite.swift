@@ -1,4 +1,5 @@
 import Baton
+import BatonLocking
 import DemoServer
 import Foundation
 #if canImport(FoundationNetworking)
@@ -128,20 +129,5 @@ enum ClientSuite {
         client.send(login).then { result in outcome.withLock { $0 = result }; semaphore.signal() }
         semaphore.wait()
         return try outcome.withLock { $0! }.get().token
-    }
-}
-
-/// A value behind a lock, for results handed back from callbacks.
-// `lock` guards `value`.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

@@ -1,3 +1,4 @@
+import BatonLocking
 import Dispatch
 import Foundation
 
@@ -27,18 +28,16 @@ enum LoadDriver {
 }
 
 /// A count shared by the workers of one measurement.
-// `lock` guards `count`.
-final class WorkCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count: Int
+final class WorkCounter: Sendable {
+    private let count: Locked<Int>
 
-    init(_ count: Int) { self.count = count }
+    init(_ count: Int) { self.count = Locked(count) }
 
-    var value: Int { lock.withLock { count } }
+    var value: Int { count.value }
 
     /// Takes one unit of work; false when none is left.
     func take() -> Bool {
-        lock.withLock {
+        count.withLock { count in
             guard count > 0 else { return false }
             count -= 1
             return true
@@ -46,6 +45,6 @@ final class WorkCounter: @unchecked Sendable {
     }
 
     func add() {
-        lock.withLock { count += 1 }
+        count.withLock { $0 += 1 }
     }
 }

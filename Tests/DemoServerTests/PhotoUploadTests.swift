@@ -84,12 +84,12 @@ final class PhotoUploadTests: ServerTestCase {
         let image = testBytes(count: 12 << 20, seed: 5)
         var body = MultipartBody()
         body.addFile(data: image)
-        let spilledBefore = RequestBody.spilledBodies.load(ordering: .relaxed)
+        let spilledBefore = IncomingBody.spilledBodies.value
         let reply = try await upload(body)
         XCTAssertEqual(reply.status, 201)
         XCTAssertEqual(reply.object["bytes"] as? Int, image.count)
         XCTAssertEqual(reply.object["sha256"] as? String, SHA256.hexDigest(of: image))
-        XCTAssertEqual(RequestBody.spilledBodies.load(ordering: .relaxed) - spilledBefore, 1)
+        XCTAssertEqual(IncomingBody.spilledBodies.value - spilledBefore, 1)
     }
 
     func test_uploadOverTheBodyLimit_answers413() async throws {

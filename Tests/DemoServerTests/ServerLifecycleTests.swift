@@ -46,7 +46,7 @@ final class ServerLifecycleTests: XCTestCase {
             XCTAssertTrue(idle.readUntilClosed().closed)
         }
         XCTAssertEqual(openFileDescriptorCount(), descriptors)
-        XCTAssertEqual(HTTPServer.runningThreads.load(ordering: .relaxed), 0)
+        XCTAssertEqual(HTTPServer.runningThreads.value, 0)
         #if os(Linux)
         XCTAssertLessThanOrEqual(threadCount(), threads)
         #endif
@@ -77,7 +77,7 @@ final class ServerLifecycleTests: XCTestCase {
         for client in [idle, partial, delayed] {
             XCTAssertTrue(client.readUntilClosed().closed)
         }
-        XCTAssertEqual(HTTPServer.runningThreads.load(ordering: .relaxed), 0)
+        XCTAssertEqual(HTTPServer.runningThreads.value, 0)
     }
 
     func test_stop_isIdempotentAndSafeFromSeveralThreads() throws {

@@ -3,7 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import BatonLocking
 
 /// One ``Client/send(_:)``: its attempts, the retries between them, and its events.
 ///
@@ -17,7 +17,7 @@ final class Call<E: Endpoint>: Sendable {
     private let startedAt = ContinuousClock.now
     /// The latest attempt, for retriers (its request as sent) and monitors (the count, and the
     /// response that fulfilled the call).
-    private let latest = Mutex(LatestAttempt())
+    private let latest = Lock(LatestAttempt())
 
     init(client: Client, endpoint: E) {
         self.client = client

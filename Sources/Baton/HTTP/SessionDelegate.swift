@@ -1,3 +1,4 @@
+import BatonLocking
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

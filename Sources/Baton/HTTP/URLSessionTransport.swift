@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import BatonLocking
 
 /// A ``Transport`` over one `URLSession` with a session delegate.
 ///
@@ -76,7 +76,7 @@ private final class Transfer: PromiseControl {
     private let transport: URLSessionTransport
     private let body: TransportBody?
     private let tracksDownloadProgress: Bool
-    private let state = Mutex<(task: URLSessionTask?, isCancelled: Bool, isPaused: Bool)>((nil, false, false))
+    private let state = Lock<(task: URLSessionTask?, isCancelled: Bool, isPaused: Bool)>((nil, false, false))
 
     init(transport: URLSessionTransport, body: TransportBody?, tracksDownloadProgress: Bool) {
         self.transport = transport

@@ -1,3 +1,4 @@
+import BatonLocking
 import Dispatch
 
 /// Work scheduled after a delay, as a link a promise can wait for: cancelling it drops the work

@@ -1,3 +1,5 @@
+import BatonLocking
+
 // Combining several promises into one. In every combinator, cancelling, pausing or resuming the
 // combined promise does the same to every input that is still pending, and the inputs that are
 // no longer needed once the outcome is known (the rest, after a rejection in `all`) are cancelled.

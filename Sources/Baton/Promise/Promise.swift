@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import BatonLocking
 
 /// A value that work will produce later, with progress on the way, that can be chained, paused,
 /// resumed and cancelled.
@@ -75,7 +75,7 @@ public final class Promise<Value: Sendable>: Sendable {
     // The hot paths are `@inlinable` (as in swift-nio's EventLoopFuture) so that callers' code
     // is specialised for the concrete value type; see also ``PromiseCore``.
     @usableFromInline
-    let core: Mutex<PromiseCore>
+    let core: Lock<PromiseCore>
 
     /// Creates a promise and starts its work at once, on the calling thread.
     ///
@@ -107,7 +107,7 @@ public final class Promise<Value: Sendable>: Sendable {
         ) throws -> Void
     ) {
         let configuration = PromiseConfiguration()
-        core = Mutex(PromiseCore(upstream: configuration))
+        core = Lock(PromiseCore(upstream: configuration))
         let settler = Settler(self)
         do {
             try work(
@@ -125,20 +125,20 @@ public final class Promise<Value: Sendable>: Sendable {
     /// Creates a promise already fulfilled with `value`.
     @inlinable
     public init(value: Value) {
-        core = Mutex(PromiseCore(outcome: Self.outcome(for: value)))
+        core = Lock(PromiseCore(outcome: Self.outcome(for: value)))
     }
 
     /// Creates a promise already rejected with `error` (cancelled, if `error` is a
     /// `CancellationError`).
     @inlinable
     public init(error: any Error) {
-        core = Mutex(PromiseCore(outcome: .rejected(error)))
+        core = Lock(PromiseCore(outcome: .rejected(error)))
     }
 
     /// Creates a pending promise settled by the library's own code (a chained step, a combinator).
     @inlinable
     init(upstream: (any PromiseControl)?) {
-        core = Mutex(PromiseCore(upstream: upstream))
+        core = Lock(PromiseCore(upstream: upstream))
     }
 
     // MARK: - Reading the state

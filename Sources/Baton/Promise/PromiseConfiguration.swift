@@ -1,4 +1,4 @@
-import Synchronization
+import BatonLocking
 
 /// The object through which the work behind a promise says how to pause, resume and cancel it.
 ///
@@ -40,7 +40,7 @@ public final class PromiseConfiguration: Sendable {
         var isApplying = false
     }
 
-    private let handlers = Mutex(Handlers())
+    private let handlers = Lock(Handlers())
 
     @usableFromInline init() {}
 

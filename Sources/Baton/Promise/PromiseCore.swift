@@ -3,7 +3,7 @@
 /// A fulfilled value waits in a ``ValueBox`` and handlers receive a ``PromiseEvent``, so nothing
 /// here depends on the promise's value type. That matters for speed: code that runs without being
 /// specialised for the value type (a promise's `deinit`, deliveries made through a protocol) would
-/// otherwise look up the runtime metadata of generic types such as `Mutex<Core<Value>>` on every
+/// otherwise look up the runtime metadata of generic types such as `Lock<Core<Value>>` on every
 /// call, which costs more than the rest of a chained step together.
 @usableFromInline
 struct PromiseCore {

@@ -1,6 +1,6 @@
 /// Photo upload (`multipart/form-data`) and download.
 extension DemoAPI {
-    func createPhoto(reviewID: Int, _ exchange: HTTPExchange) throws(Refusal) -> HTTPResponse {
+    func createPhoto(reviewID: Int, _ exchange: HTTPExchange) throws(Refusal) -> ServerResponse {
         guard state.withLock({ $0.data.reviews[reviewID] != nil }) else { throw Refusal(404, "not_found") }
         guard let type = exchange.head.headers["Content-Type"].flatMap(HeaderParameters.parse),
               type.value == "multipart/form-data"
@@ -38,8 +38,8 @@ extension DemoAPI {
         return .json(201, photo.json, headers: [("Location", photo.url)])
     }
 
-    func photo(_ id: Int) throws(Refusal) -> HTTPResponse {
+    func photo(_ id: Int) throws(Refusal) -> ServerResponse {
         guard let photo = state.withLock({ $0.data.photos[id] }) else { throw Refusal(404, "not_found") }
-        return HTTPResponse(status: 200, headers: [("Content-Type", photo.contentType)], body: photo.bytes)
+        return ServerResponse(status: 200, headers: [("Content-Type", photo.contentType)], body: photo.bytes)
     }
 }

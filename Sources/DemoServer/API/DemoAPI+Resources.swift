@@ -1,7 +1,7 @@
 /// Orders, reviews and the other read routes of the demo API.
 extension DemoAPI {
     /// `GET /order_search?name=N`: orders whose name contains N (all of them when N is empty).
-    func searchOrders(_ head: HTTPRequestHead) throws(Refusal) -> HTTPResponse {
+    func searchOrders(_ head: HTTPRequestHead) throws(Refusal) -> ServerResponse {
         guard let query = FormURLEncoded.decode(head.query) else { throw Refusal(400, "query is not valid form data") }
         let name = FormURLEncoded.value("name", in: query) ?? ""
         let orders = state.withLock { $0.data.orders }
@@ -9,17 +9,17 @@ extension DemoAPI {
         return .json(200, .array(matching.map(\.json)))
     }
 
-    func order(_ id: Int) throws(Refusal) -> HTTPResponse {
+    func order(_ id: Int) throws(Refusal) -> ServerResponse {
         try found(state.withLock { state in state.data.orders.first { $0.id == id }?.json })
     }
 
-    func review(_ id: Int) throws(Refusal) -> HTTPResponse {
+    func review(_ id: Int) throws(Refusal) -> ServerResponse {
         try found(state.withLock { $0.data.reviews[id]?.json })
     }
 
     /// `POST /facilities/:facility_id/reviews` with `content` (a string) and `rating` (an integer
     /// from 1 to 5), as a form or as JSON.
-    func createReview(facilityID: Int, _ exchange: HTTPExchange) throws(Refusal) -> HTTPResponse {
+    func createReview(facilityID: Int, _ exchange: HTTPExchange) throws(Refusal) -> ServerResponse {
         guard DemoData.facilities[facilityID] != nil else { throw Refusal(404, "not_found") }
         let content: String
         let rating: Int

@@ -3,7 +3,7 @@ extension DemoAPI {
     static let redirectStatuses: Set = [301, 302, 303, 307, 308]
 
     /// `/_demo/redirect?status=S&to=URL`, any method: status S with `Location: URL`, empty body.
-    func redirect(_ head: HTTPRequestHead) throws(Refusal) -> HTTPResponse {
+    func redirect(_ head: HTTPRequestHead) throws(Refusal) -> ServerResponse {
         guard let query = FormURLEncoded.decode(head.query) else { throw Refusal(400, "query is not valid form data") }
         guard let status = FormURLEncoded.value("status", in: query).flatMap({ Int($0) }),
               Self.redirectStatuses.contains(status)
@@ -12,12 +12,12 @@ extension DemoAPI {
         guard let target = FormURLEncoded.value("to", in: query), !target.isEmpty,
               !target.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
         else { throw Refusal(400, "to must be a URL") }
-        return HTTPResponse(status: status, headers: [("Location", target)])
+        return ServerResponse(status: status, headers: [("Location", target)])
     }
 
     /// `/_demo/echo`, any method: what arrived, with header names lower-cased and repeated fields
     /// joined with ", ", and the body's size and SHA-256.
-    func echo(_ exchange: HTTPExchange) -> HTTPResponse {
+    func echo(_ exchange: HTTPExchange) -> ServerResponse {
         // In arrival order; the index keeps joining repeated fields linear in the header count.
         var names: [String] = []
         var values: [String: String] = [:]
@@ -46,13 +46,13 @@ extension DemoAPI {
     }
 
     /// Back to the seed's data: no reviews, photos, tokens, fault counts or stats.
-    func reset() -> HTTPResponse {
+    func reset() -> ServerResponse {
         state.withLock { $0 = State(data: DemoData(seed: seed)) }
-        return HTTPResponse(status: 204)
+        return ServerResponse(status: 204)
     }
 
-    func expireTokens() -> HTTPResponse {
+    func expireTokens() -> ServerResponse {
         state.withLock { $0.tokens.expireAccessTokens() }
-        return HTTPResponse(status: 204)
+        return ServerResponse(status: 204)
     }
 }

@@ -3,7 +3,7 @@ extension DemoAPI {
     static let demoUsername = "demo"
     static let demoPassword = "demo"
 
-    func issueTokens(_ exchange: HTTPExchange) throws(Refusal) -> HTTPResponse {
+    func issueTokens(_ exchange: HTTPExchange) throws(Refusal) -> ServerResponse {
         var fields: [String: String] = [:]
         switch try readFields(exchange) {
         case .form(let pairs):

@@ -1,3 +1,6 @@
+import BatonLocking
+import Foundation
+
 /// The demo API of shared/demo-api.md behind the HTTP layer: faults, authentication, routing and
 /// the state every route reads and changes.
 ///
@@ -14,9 +17,9 @@ final class DemoAPI: HTTPHandler {
 
     /// A refusal carrying the response to send, so handlers can `throw` their error answers.
     struct Refusal: Error {
-        var response: HTTPResponse
+        var response: ServerResponse
 
-        init(_ response: HTTPResponse) {
+        init(_ response: ServerResponse) {
             self.response = response
         }
 
@@ -33,13 +36,13 @@ final class DemoAPI: HTTPHandler {
     let tokenLifetime: Duration
     /// `expires_in` of a token response: the lifetime in whole seconds, rounded up.
     let expiresIn: Int
-    let state: LockedState<State>
+    let state: Locked<State>
 
     init(seed: UInt64, tokenLifetime: Double) {
         self.seed = seed
         self.tokenLifetime = .milliseconds(Int64((tokenLifetime * 1000).rounded()))
         expiresIn = Int(tokenLifetime.rounded(.up))
-        state = LockedState(State(data: DemoData(seed: seed)))
+        state = Locked(State(data: DemoData(seed: seed)))
     }
 
     func recordMalformedRequest() {
@@ -69,13 +72,13 @@ final class DemoAPI: HTTPHandler {
                 return finish(.message(status, "injected"), fault: fault)
             }
             if fault.garbageBody {
-                let garbage = HTTPResponse(
+                let garbage = ServerResponse(
                     status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Self.garbageBody
                 )
                 return finish(garbage, fault: fault)
             }
         }
-        let response: HTTPResponse
+        let response: ServerResponse
         do throws(Refusal) {
             // Everything under /_demo/ is open, known route or not, so tests can always reach it.
             if match?.route.requiresToken ?? !head.path.hasPrefix("/_demo/") { try authenticate(head) }
@@ -98,7 +101,7 @@ final class DemoAPI: HTTPHandler {
     }
 
     /// The parts of a fault that change a response rather than replace it.
-    private func finish(_ response: HTTPResponse, fault: Fault?) -> HTTPReply {
+    private func finish(_ response: ServerResponse, fault: Fault?) -> HTTPReply {
         var response = response
         guard let fault else { return .respond(response) }
         if let retryAfter = fault.retryAfter { response.setHeader("Retry-After", String(retryAfter)) }
@@ -119,7 +122,7 @@ final class DemoAPI: HTTPHandler {
         }
     }
 
-    private func route(_ match: Route.Match, _ exchange: HTTPExchange) throws(Refusal) -> HTTPResponse {
+    private func route(_ match: Route.Match, _ exchange: HTTPExchange) throws(Refusal) -> ServerResponse {
         switch match.route {
         case .health: .json(200, .object([("status", .string("ok"))]))
         case .orderSearch: try searchOrders(exchange.head)
@@ -140,7 +143,7 @@ final class DemoAPI: HTTPHandler {
         }
     }
 
-    func found(_ value: JSONValue?) throws(Refusal) -> HTTPResponse {
+    func found(_ value: JSONValue?) throws(Refusal) -> ServerResponse {
         guard let value else { throw Refusal(404, "not_found") }
         return .json(200, value)
     }
@@ -173,7 +176,7 @@ final class DemoAPI: HTTPHandler {
             guard case .object = value else { throw Refusal(422, "body must be a JSON object") }
             return .json(value)
         }
-        guard let text = String(validating: bytes, as: UTF8.self), let pairs = FormURLEncoded.decode(text) else {
+        guard let text = String(bytes: bytes, encoding: .utf8), let pairs = FormURLEncoded.decode(text) else {
             throw Refusal(422, "body is not valid form data")
         }
         return .form(pairs)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `application/x-www-form-urlencoded` pairs, as in a query string or a form body (WHATWG URL
 /// §5.1): `&`-separated `name=value`, `+` for a space, `%XX` bytes that must spell UTF-8.
 enum FormURLEncoded {
@@ -37,6 +39,6 @@ enum FormURLEncoded {
                 index += 1
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return String(bytes: bytes, encoding: .utf8)
     }
 }

@@ -40,7 +40,7 @@ final class Connection {
     func run() {
         defer { Posix.closeDescriptor(fd) }
         var head: HTTPRequestHead?
-        let body = RequestBody(spillThreshold: settings.spillThreshold)
+        let body = IncomingBody(spillThreshold: settings.spillThreshold)
         defer { body.close() }
         while true {
             let event: HTTPRequestParser.Event?
@@ -104,7 +104,7 @@ final class Connection {
 
     /// Hands a complete request to the handler and writes its reply; false when the connection
     /// must close afterwards.
-    private func respond(to head: HTTPRequestHead, body: RequestBody) -> Bool {
+    private func respond(to head: HTTPRequestHead, body: IncomingBody) -> Bool {
         let started = ContinuousClock.now
         let wake = self.wake
         let fd = self.fd
@@ -139,7 +139,7 @@ final class Connection {
     /// Answers a request the HTTP layer refused, then closes without resetting the connection.
     private func refuse(_ error: HTTPParseError, head: HTTPRequestHead?) {
         handler.recordMalformedRequest()
-        let response = HTTPResponse.message(error.status, error.message)
+        let response = ServerResponse.message(error.status, error.message)
         let bytes = response.serializedHead(closing: true) + response.body
         let started = ContinuousClock.now
         if send(bytes[...]) { lingeringClose() }

@@ -1,3 +1,5 @@
+import BatonLocking
+
 /// The connection threads of one server: started, finished, joined.
 final class ConnectionRegistry: Sendable {
     private struct State: Sendable {
@@ -8,7 +10,7 @@ final class ConnectionRegistry: Sendable {
     }
 
     private let maxConnections: Int
-    private let state = LockedState(State())
+    private let state = Locked(State())
 
     init(maxConnections: Int) {
         self.maxConnections = maxConnections
@@ -26,7 +28,7 @@ final class ConnectionRegistry: Sendable {
             }
             let id = state.nextID
             state.nextID += 1
-            HTTPServer.runningThreads.add(1, ordering: .relaxed)
+            HTTPServer.runningThreads.withLock { $0 += 1 }
             do {
                 state.running[id] = try ServerThread.start { [self] in
                     serve()
@@ -35,7 +37,7 @@ final class ConnectionRegistry: Sendable {
                     }
                 }
             } catch {
-                HTTPServer.runningThreads.subtract(1, ordering: .relaxed)
+                HTTPServer.runningThreads.withLock { $0 -= 1 }
                 Posix.closeDescriptor(fd)
             }
         }
@@ -67,7 +69,7 @@ final class ConnectionRegistry: Sendable {
     private func join(_ threads: [ServerThread]) {
         for thread in threads {
             thread.join()
-            HTTPServer.runningThreads.subtract(1, ordering: .relaxed)
+            HTTPServer.runningThreads.withLock { $0 -= 1 }
         }
     }
 }

@@ -1,7 +1,7 @@
 /// A request as the connection hands it to the handler, with what the connection can do for it.
 struct HTTPExchange {
     var head: HTTPRequestHead
-    var body: RequestBody
+    var body: IncomingBody
     /// The client's address, such as `127.0.0.1:54321`.
     var peer: String
     /// Waits for `duration` unless the server stops first; returns false when it stopped.
@@ -12,7 +12,7 @@ struct HTTPExchange {
 enum HTTPReply {
     /// Send the response; with `truncateAfter`, only its first N bytes (status line included), then
     /// close the connection.
-    case respond(HTTPResponse, truncateAfter: Int? = nil)
+    case respond(ServerResponse, truncateAfter: Int? = nil)
     /// Close the connection without answering.
     case drop
 }

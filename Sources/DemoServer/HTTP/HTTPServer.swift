@@ -1,4 +1,4 @@
-import Synchronization
+import BatonLocking
 
 /// The listening socket, its accept thread and one thread per connection.
 ///
@@ -7,7 +7,7 @@ import Synchronization
 /// the server made is left.
 final class HTTPServer: Sendable {
     /// Threads started by any server and not yet joined; tests check it returns to zero.
-    static let runningThreads = Atomic<Int>(0)
+    static let runningThreads = Locked(0)
 
     let port: UInt16
     private let listener: Int32
@@ -15,7 +15,7 @@ final class HTTPServer: Sendable {
     private let connections: ConnectionRegistry
     private let acceptThread: ServerThread
     /// True once `stop()` has begun; held for the whole of `stop()` so concurrent calls wait for it.
-    private let stopped = LockedState(false)
+    private let stopped = Locked(false)
 
     init(port: UInt16, maxConnections: Int, settings: ConnectionSettings, handler: any HTTPHandler) throws(DemoServerError) {
         Posix.ignoreSIGPIPE()
@@ -28,14 +28,14 @@ final class HTTPServer: Sendable {
             throw error
         }
         let connections = ConnectionRegistry(maxConnections: maxConnections)
-        Self.runningThreads.add(1, ordering: .relaxed)
+        Self.runningThreads.withLock { $0 += 1 }
         do {
             acceptThread = try ServerThread.start {
                 Self.acceptLoop(listener: listener, wake: wake.read, connections: connections,
                                 settings: settings, handler: handler)
             }
         } catch {
-            Self.runningThreads.subtract(1, ordering: .relaxed)
+            Self.runningThreads.withLock { $0 -= 1 }
             Posix.closeDescriptor(listener)
             Posix.closeDescriptor(wake.read)
             Posix.closeDescriptor(wake.write)
@@ -57,7 +57,7 @@ final class HTTPServer: Sendable {
             stopped = true
             Posix.poke(wake.write)
             acceptThread.join()
-            Self.runningThreads.subtract(1, ordering: .relaxed)
+            Self.runningThreads.withLock { $0 -= 1 }
             // No thread can start now: only the accept thread starts them.
             connections.joinAll()
             Posix.closeDescriptor(listener)

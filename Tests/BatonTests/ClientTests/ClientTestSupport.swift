@@ -3,7 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import BatonLocking
 import XCTest
 
 // Shared helpers of the client tests (Tests/BatonTests/ClientTests/). Every name here is
@@ -82,7 +82,7 @@ struct AdapterFailure: Error, Equatable {
 
 /// A thread-safe, ordered list.
 final class Collected<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+    private let storage = Locked<[Element]>([])
 
     init() {}
 
@@ -97,24 +97,25 @@ final class Collected<Element: Sendable>: Sendable {
 
 /// A thread-safe counter.
 final class Tally: Sendable {
-    private let storage = Atomic<Int>(0)
+    private let storage = Locked(0)
 
     init() {}
 
     /// Adds one and returns the new count.
     @discardableResult
     func next() -> Int {
-        storage.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+        storage.withLock { count in
+            count += 1
+            return count
+        }
     }
 
-    var value: Int {
-        storage.load(ordering: .sequentiallyConsistent)
-    }
+    var value: Int { storage.value }
 }
 
 /// A monitor that keeps every event, in order, and calls `onEvent` after recording each.
 final class RecordingMonitor: ClientMonitor {
-    private let storage = Mutex<[ClientEvent]>([])
+    private let storage = Locked<[ClientEvent]>([])
     private let onEvent: @Sendable (ClientEvent) -> Void
 
     init(onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in }) {
@@ -195,7 +196,7 @@ final class ManualTransport: Transport {
         let cancellations: Tally
     }
 
-    private let exchanges = Mutex<[Exchange]>([])
+    private let exchanges = Locked<[Exchange]>([])
     private let onSend: @Sendable (Int) -> Void
 
     /// `onSend` receives the number of exchanges so far, after each send. It runs inside `send`,

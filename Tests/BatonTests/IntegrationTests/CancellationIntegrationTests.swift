@@ -1,3 +1,4 @@
+import BatonLocking
 import Baton
 import Foundation
 import XCTest
@@ -19,7 +20,7 @@ final class CancellationIntegrationTests: IntegrationTestCase {
     func test_cancellingADelayedRequest_settlesWithinASecondAndServerAbandonsIt() async throws {
         let abandoned = serverLog.expectLine(containing: "abandoned")
         let settled = expectation(description: "the failure handler ran")
-        let settledAt = Shared<(time: ContinuousClock.Instant, isCancelled: Bool)?>(nil)
+        let settledAt = Locked<(time: ContinuousClock.Instant, isCancelled: Bool)?>(nil)
         let promise = try await sendAndWaitUntilTheServerHasIt(GetOrder(id: 1, fault: "delay=5s"), route: "GET /orders/:id")
         promise.failure { _, isCancelled in
             settledAt.withLock { $0 = (.now, isCancelled) }
@@ -30,7 +31,7 @@ final class CancellationIntegrationTests: IntegrationTestCase {
         promise.cancel()
 
         await fulfillment(of: [settled], timeout: 1)
-        let outcome = try XCTUnwrap(settledAt.current)
+        let outcome = try XCTUnwrap(settledAt.value)
         XCTAssertTrue(outcome.isCancelled)
         XCTAssertLessThan(seconds(outcome.time - cancelledAt), 1.0)
         XCTAssertEqual(promise.state, .cancelled)

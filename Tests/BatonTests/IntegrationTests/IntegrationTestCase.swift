@@ -1,3 +1,4 @@
+import BatonLocking
 import Baton
 import DemoServer
 import Foundation
@@ -76,7 +77,7 @@ class IntegrationTestCase: XCTestCase {
         var log: ServerLog
     }
 
-    private static let fixtures = Shared<[String: Fixture]>([:])
+    private static let fixtures = Locked<[String: Fixture]>([:])
 
     /// The server of this test class called `name`, started on first use (and stopped by the
     /// class's `tearDown`). Tests needing two origins use "A" (the main one) and "B".
@@ -184,26 +185,6 @@ class IntegrationTestCase: XCTestCase {
 
     // MARK: - Thread-safe helpers
 
-    /// A value shared between threads, behind an `NSLock` (a pthread mutex, which ThreadSanitizer
-    /// understands, unlike the futex inside `Synchronization.Mutex`).
-    final class Shared<Value>: @unchecked Sendable {
-        // `value` is only touched under `lock`.
-        private let lock = NSLock()
-        private var value: Value
-
-        init(_ value: Value) {
-            self.value = value
-        }
-
-        func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-            lock.lock()
-            defer { lock.unlock() }
-            return try body(&value)
-        }
-
-        var current: Value { withLock { $0 } }
-    }
-
     /// The lines a server logged, and expectations fulfilled by lines yet to come.
     final class ServerLog: Sendable {
         private struct Waiter {
@@ -211,8 +192,8 @@ class IntegrationTestCase: XCTestCase {
             var expectation: XCTestExpectation
         }
 
-        private let lines = Shared<[String]>([])
-        private let waiters = Shared<[Waiter]>([])
+        private let lines = Locked<[String]>([])
+        private let waiters = Locked<[Waiter]>([])
 
         func append(_ line: String) {
             lines.withLock { $0.append(line) }
@@ -229,7 +210,7 @@ class IntegrationTestCase: XCTestCase {
             waiters.withLock { $0.removeAll() }
         }
 
-        var all: [String] { lines.current }
+        var all: [String] { lines.value }
 
         /// An expectation fulfilled by the next line logged that contains `text` (lines logged
         /// before this call do not count).
@@ -247,7 +228,7 @@ class IntegrationTestCase: XCTestCase {
             var time: ContinuousClock.Instant
         }
 
-        private let entries = Shared<[Entry]>([])
+        private let entries = Locked<[Entry]>([])
         private let onEvent: @Sendable (ClientEvent) -> Void
 
         init(onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in }) {
@@ -259,7 +240,7 @@ class IntegrationTestCase: XCTestCase {
             onEvent(event)
         }
 
-        var all: [Entry] { entries.current }
+        var all: [Entry] { entries.value }
         var events: [ClientEvent] { all.map(\.event) }
 
         /// The attempt count of the latest `failed` event, if there was one.

@@ -1,3 +1,4 @@
+import BatonLocking
 import Baton
 import Foundation
 #if canImport(FoundationNetworking)
@@ -40,13 +41,13 @@ final class MonitorIntegrationTests: IntegrationTestCase {
     func test_succeededEvent_arrivesBeforeThePromiseSettles() async throws {
         let events = EventRecorder()
         let client = makeClient { $0.monitors = [events] }
-        let labelsWhenSettled = Shared<[String]>([])
+        let labelsWhenSettled = Locked<[String]>([])
 
         _ = try await client.send(GetOrder(id: 1))
             .success { order in labelsWhenSettled.withLock { $0 = events.labels }; return order }
             .value
 
-        XCTAssertEqual(labelsWhenSettled.current.last, "succeeded 200 after 1")
+        XCTAssertEqual(labelsWhenSettled.value.last, "succeeded 200 after 1")
     }
 
     func test_attemptStarted_carriesTheRequestAsSentAfterAdapters() async throws {
@@ -70,11 +71,11 @@ final class MonitorIntegrationTests: IntegrationTestCase {
     }
 
     func test_loggingMonitor_neverWritesTheTokenOrThePassword() async throws {
-        let lines = Shared<[String]>([])
+        let lines = Locked<[String]>([])
         let logging = LoggingMonitor(showsAttempts: true) { line in lines.withLock { $0.append(line) } }
-        let session = Shared<String?>(nil)
+        let session = Locked<String?>(nil)
         let client = makeClient(authorized: false) { configuration in
-            configuration.adapters = [BearerTokenAdapter { session.current }]
+            configuration.adapters = [BearerTokenAdapter { session.value }]
             configuration.monitors = [logging]
         }
 
@@ -84,8 +85,8 @@ final class MonitorIntegrationTests: IntegrationTestCase {
         _ = await apiError(client.send(GetOrder(id: 999)))
         _ = try await client.send(Demo.echo(headers: ["Cookie": "session=cookie-secret"])).value
 
-        let log = lines.current.joined(separator: "\n")
-        XCTAssertEqual(lines.current.count, 12, log)
+        let log = lines.value.joined(separator: "\n")
+        XCTAssertEqual(lines.value.count, 12, log)
         XCTAssertFalse(log.contains(tokens.token), log)
         XCTAssertFalse(log.contains(tokens.refreshToken), log)
         XCTAssertFalse(log.contains("password=demo"), log)
@@ -95,13 +96,13 @@ final class MonitorIntegrationTests: IntegrationTestCase {
     }
 
     func test_loggingMonitor_writesOneLinePerStepInReadableForm() async throws {
-        let lines = Shared<[String]>([])
+        let lines = Locked<[String]>([])
         let client = makeClient { $0.monitors = [LoggingMonitor { line in lines.withLock { $0.append(line) } }] }
 
         _ = try await client.send(GetOrder(id: 1, fault: "status=503;times=1")).value
         _ = await apiError(client.send(GetOrder(id: 999)))
 
-        let written = lines.current
+        let written = lines.value
         XCTAssertEqual(written.count, 5, "\(written)")
         guard written.count == 5 else { return }
         XCTAssertEqual(written[0], "→ GET /orders/1")
@@ -116,14 +117,14 @@ final class MonitorIntegrationTests: IntegrationTestCase {
     /// The attempt's curl line is a command that reproduces the request: a POST carries its body
     /// (`--data-raw`), secret fields hidden.
     func test_loggingMonitor_logsAPostsBodyRedacted() async throws {
-        let lines = Shared<[String]>([])
+        let lines = Locked<[String]>([])
         let client = makeClient(authorized: false) { configuration in
             configuration.monitors = [LoggingMonitor(showsAttempts: true) { line in lines.withLock { $0.append(line) } }]
         }
 
         _ = try await client.send(Demo.login()).value
 
-        let attempt = lines.current.first { $0.hasPrefix("⇢") } ?? ""
+        let attempt = lines.value.first { $0.hasPrefix("⇢") } ?? ""
         XCTAssertTrue(attempt.hasSuffix("--data-raw 'grant_type=password&username=demo&password=<redacted>'"), attempt)
     }
 }

@@ -1,3 +1,4 @@
+import BatonLocking
 import Baton
 import Dispatch
 import Foundation
@@ -84,7 +85,7 @@ final class PauseIntegrationTests: IntegrationTestCase {
         let photo = try await client.send(Photos.upload(reviewID: review.id, form)).value
         let release = DispatchSemaphore(value: 0)
         let heldClient = makeClient { $0.adapters = [HeldAdapter(release: release)] }
-        let reported = Shared<[PromiseProgress]>([])
+        let reported = Locked<[PromiseProgress]>([])
 
         let download = heldClient.send(Photos.download(id: photo.id))
         download.pause()
@@ -94,7 +95,7 @@ final class PauseIntegrationTests: IntegrationTestCase {
 
         let total = Int64(image.count)
         XCTAssertEqual(bytes, image)
-        XCTAssertEqual(reported.current, [PromiseProgress(completed: total, total: total)])
+        XCTAssertEqual(reported.value, [PromiseProgress(completed: total, total: total)])
     }
 
     #endif

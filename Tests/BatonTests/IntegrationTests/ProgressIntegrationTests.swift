@@ -1,3 +1,4 @@
+import BatonLocking
 import Baton
 import Dispatch
 import Foundation
@@ -38,45 +39,45 @@ final class ProgressIntegrationTests: IntegrationTestCase {
 
     func test_upload_reportsBytesSentUpToTheBodysLength() async throws {
         let bodyLength = Int64(form.body.count)
-        let reported = Shared<[PromiseProgress]>([])
+        let reported = Locked<[PromiseProgress]>([])
 
         _ = try await uploadImage { progress in reported.withLock { $0.append(progress) } }
 
-        let sending = reported.current.filter { $0.total == bodyLength }
-        XCTAssertGreaterThan(sending.count, 1, "\(reported.current)")
+        let sending = reported.value.filter { $0.total == bodyLength }
+        XCTAssertGreaterThan(sending.count, 1, "\(reported.value)")
         XCTAssertTrue(isNonDecreasing(sending.map(\.completed)), "\(sending)")
         XCTAssertEqual(sending.last, PromiseProgress(completed: bodyLength, total: bodyLength))
     }
 
     func test_upload_thenReportsTheResponsesBytes() async throws {
-        let reported = Shared<[PromiseProgress]>([])
+        let reported = Locked<[PromiseProgress]>([])
 
         _ = try await uploadImage { progress in reported.withLock { $0.append(progress) } }
 
         let answer = #"{"id":1,"review_id":1,"url":"/photos/1","bytes":1048576,"sha256":"\#(LiveAPI.sha256Hex(image))"}"#
         let answerLength = Int64(answer.utf8.count)
-        XCTAssertEqual(reported.current.last, PromiseProgress(completed: answerLength, total: answerLength), "\(reported.current.suffix(5))")
+        XCTAssertEqual(reported.value.last, PromiseProgress(completed: answerLength, total: answerLength), "\(reported.value.suffix(5))")
     }
 
     func test_download_reportsNonDecreasingBytesEndingAtTheTotal() async throws {
         let photo = try await uploadImage()
-        let reported = Shared<[PromiseProgress]>([])
+        let reported = Locked<[PromiseProgress]>([])
 
         let bytes = try await client.send(Photos.download(id: photo.id))
             .progress { progress in reported.withLock { $0.append(progress) } }
             .value
 
         let total = Int64(Self.imageSize)
-        let receiving = reported.current.filter { $0.total == total }
+        let receiving = reported.value.filter { $0.total == total }
         XCTAssertEqual(bytes, image)
-        XCTAssertGreaterThan(receiving.count, 2, "\(reported.current)")
-        XCTAssertTrue(isNonDecreasing(reported.current.map(\.completed)), "\(reported.current)")
-        XCTAssertEqual(reported.current.last, PromiseProgress(completed: total, total: total))
+        XCTAssertGreaterThan(receiving.count, 2, "\(reported.value)")
+        XCTAssertTrue(isNonDecreasing(reported.value.map(\.completed)), "\(reported.value)")
+        XCTAssertEqual(reported.value.last, PromiseProgress(completed: total, total: total))
     }
 
     func test_downloadNotTracked_reportsTheBytesOnceWhenComplete() async throws {
         let photo = try await uploadImage()
-        let reported = Shared<[PromiseProgress]>([])
+        let reported = Locked<[PromiseProgress]>([])
         // Watched before the request can start, so that its one report cannot come first.
         let release = DispatchSemaphore(value: 0)
         let heldClient = makeClient { $0.adapters = [HeldAdapter(release: release)] }
@@ -88,18 +89,18 @@ final class ProgressIntegrationTests: IntegrationTestCase {
 
         let total = Int64(Self.imageSize)
         XCTAssertEqual(bytes, image)
-        XCTAssertEqual(reported.current, [PromiseProgress(completed: total, total: total)])
+        XCTAssertEqual(reported.value, [PromiseProgress(completed: total, total: total)])
     }
 
     func test_retriedDownload_restartsItsProgressAtZero() async throws {
         let photo = try await uploadImage()
-        let reported = Shared<[PromiseProgress]>([])
+        let reported = Locked<[PromiseProgress]>([])
 
         let bytes = try await client.send(Photos.download(id: photo.id, headers: ["X-Demo-Fault": "status=503;times=1"]))
             .progress { progress in reported.withLock { $0.append(progress) } }
             .value
 
-        let values = reported.current
+        let values = reported.value
         // The first attempt received the 503's {"message":"injected"}, 22 bytes.
         let firstAttemptEnd = try XCTUnwrap(values.firstIndex(of: PromiseProgress(completed: 22, total: 22)), "\(values)")
         let restart = try XCTUnwrap(values[firstAttemptEnd...].firstIndex { $0.completed == 0 }, "\(values)")

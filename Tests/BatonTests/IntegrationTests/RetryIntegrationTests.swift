@@ -1,3 +1,4 @@
+import BatonLocking
 import Baton
 import Foundation
 #if canImport(FoundationNetworking)
@@ -121,7 +122,7 @@ final class RetryIntegrationTests: IntegrationTestCase {
     }
 
     func test_retriedAttempt_isAdaptedAgain() async throws {
-        let tokens = Shared<[String]>([])
+        let tokens = Locked<[String]>([])
         let token = self.token!
         let client = makeClient(authorized: false) { configuration in
             configuration.adapters = [BearerTokenAdapter {
@@ -133,6 +134,6 @@ final class RetryIntegrationTests: IntegrationTestCase {
         let order = try await client.send(GetOrder(id: 1, fault: "status=503;times=1")).value
 
         XCTAssertEqual(order, LiveAPI.order(1))
-        XCTAssertEqual(tokens.current, [token, token])
+        XCTAssertEqual(tokens.value, [token, token])
     }
 }

@@ -1,7 +1,7 @@
 import Baton
 import Dispatch
 import Foundation
-import Synchronization
+import BatonLocking
 import XCTest
 
 #if canImport(Glibc)
@@ -30,27 +30,10 @@ enum TestError: Error, Equatable, CustomStringConvertible {
 /// An error compared by identity, to prove that a handler receives exactly the instance thrown.
 final class IdentifiedError: Error, Sendable {}
 
-/// A value behind a lock. The helpers use `NSLock` (a pthread mutex, which ThreadSanitizer
-/// understands) rather than `Synchronization.Mutex`, whose contended path on Linux runs in an
-/// uninstrumented library and so makes ThreadSanitizer report races that are not there.
-final class Guarded<State: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: State
-
-    init(_ state: State) {
-        self.state = state
-    }
-
-    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
-    }
-}
 
 /// A thread-safe, ordered log of events.
 final class Recorder<Element: Sendable>: Sendable {
-    private let storage = Guarded<[Element]>([])
+    private let storage = Locked<[Element]>([])
 
     init() {}
 
@@ -69,23 +52,27 @@ final class Recorder<Element: Sendable>: Sendable {
 
 /// A thread-safe counter.
 final class Counter: Sendable {
-    private let storage = Atomic<Int>(0)
+    private let storage = Locked(0)
 
     init() {}
 
     @discardableResult
     func increment() -> Int {
-        storage.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+        storage.withLock { count in
+            count += 1
+            return count
+        }
     }
 
     @discardableResult
     func decrement() -> Int {
-        storage.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
+        storage.withLock { count in
+            count -= 1
+            return count
+        }
     }
 
-    var value: Int {
-        storage.load(ordering: .sequentiallyConsistent)
-    }
+    var value: Int { storage.value }
 }
 
 /// An object whose lifetime the memory tests watch through a weak reference.
@@ -111,7 +98,7 @@ final class WorkHandle<Value: Sendable>: Sendable {
     let cancelCount: Counter
     let pauseCount: Counter
     let resumeCount: Counter
-    private let callbacks: Guarded<Callbacks?>
+    private let callbacks: Locked<Callbacks?>
 
     fileprivate init(
         callbacks: Callbacks,
@@ -120,7 +107,7 @@ final class WorkHandle<Value: Sendable>: Sendable {
         pauseCount: Counter,
         resumeCount: Counter
     ) {
-        self.callbacks = Guarded(callbacks)
+        self.callbacks = Locked(callbacks)
         self.configuration = configuration
         self.cancelCount = cancelCount
         self.pauseCount = pauseCount

@@ -4,7 +4,7 @@ import XCTest
 /// Request bodies in memory and, past the threshold, in an unlinked temporary file.
 final class RequestBodyTests: XCTestCase {
     func test_smallBody_staysInMemory() {
-        let body = RequestBody(spillThreshold: 1024)
+        let body = IncomingBody(spillThreshold: 1024)
         XCTAssertNoThrow(try body.append(Array("hello".utf8)[...]))
         XCTAssertFalse(body.isSpilled)
         XCTAssertEqual(body.bytes(limit: 1024), Array("hello".utf8))
@@ -12,7 +12,7 @@ final class RequestBodyTests: XCTestCase {
 
     func test_bodyPastTheThreshold_spillsToAFileAndReadsBackInPieces() throws {
         let bytes = testBytes(count: 3 << 20, seed: 4)
-        let body = RequestBody(spillThreshold: 1 << 20)
+        let body = IncomingBody(spillThreshold: 1 << 20)
         let descriptors = openFileDescriptorCount()
         var offset = 0
         while offset < bytes.count {

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// The IMF-fixdate of RFC 9110 §5.6.7, such as `Sun, 06 Nov 1994 08:49:37 GMT`.
-enum HTTPDate {
+enum DateHeader {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 

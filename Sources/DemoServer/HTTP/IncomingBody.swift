@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import BatonLocking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,9 +11,9 @@ import Darwin
 ///
 /// The file is unlinked as soon as it is created, so it disappears with its descriptor even if the
 /// process dies; `close()` (called by the connection after every request) releases it.
-final class RequestBody {
+final class IncomingBody {
     /// Bodies that went to a temporary file, in this process: lets tests see that uploads spill.
-    static let spilledBodies = Atomic<Int>(0)
+    static let spilledBodies = Locked(0)
 
     private(set) var count = 0
     private var memory: [UInt8] = []
@@ -35,7 +35,7 @@ final class RequestBody {
         if fileDescriptor == nil, memory.count + bytes.count > spillThreshold {
             let fd = try Self.makeUnlinkedFile()
             fileDescriptor = fd
-            Self.spilledBodies.add(1, ordering: .relaxed)
+            Self.spilledBodies.withLock { $0 += 1 }
             try Self.writeAll(memory[...], to: fd)
             memory = []
         }

@@ -2,7 +2,7 @@
 ///
 /// `serializedHead` adds `Content-Length` (every response but 204 has one; RFC 9110 §8.6 forbids it
 /// there), `Date`, and `Connection: close` when the connection ends after it.
-struct HTTPResponse: Sendable {
+struct ServerResponse: Sendable {
     var status: Int
     var headers: [(name: String, value: String)]
     var body: [UInt8]
@@ -14,8 +14,8 @@ struct HTTPResponse: Sendable {
     }
 
     /// A JSON response, typed `application/json; charset=utf-8`.
-    static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        HTTPResponse(
+    static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> ServerResponse {
+        ServerResponse(
             status: status,
             headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
             body: value.serialized()
@@ -23,7 +23,7 @@ struct HTTPResponse: Sendable {
     }
 
     /// `{"message": text}` with `status`: the shape of every error body of the API.
-    static func message(_ status: Int, _ text: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+    static func message(_ status: Int, _ text: String, headers: [(name: String, value: String)] = []) -> ServerResponse {
         json(status, .object([("message", .string(text))]), headers: headers)
     }
 
@@ -45,7 +45,7 @@ struct HTTPResponse: Sendable {
         if status != 204 {
             text += "Content-Length: \(forbidsBody ? 0 : body.count)\r\n"
         }
-        text += "Date: \(HTTPDate.now())\r\n"
+        text += "Date: \(DateHeader.now())\r\n"
         if closing {
             text += "Connection: close\r\n"
         } else if keepAlive {
