@@ -83,7 +83,8 @@ final class Call<E: Endpoint>: Sendable {
                 switch Promise<HTTPResponse>.result(of: settled) {
                 case .success(let response):
                     do {
-                        let value = try Validation.decode(response, for: endpoint, request: prepared.summary, decoder: client.configuration.decoder)
+                        try Validation.validate(response, for: endpoint, request: prepared.summary)
+                        let value = try ResponseDecoding.decode(response, for: endpoint, request: prepared.summary, decoder: client.configuration.decoder)
                         finish(.success(value), response: response)
                     } catch {
                         failed(attempt: number, prepared, error: error)
