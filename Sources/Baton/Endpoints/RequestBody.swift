@@ -1,21 +1,43 @@
 import Foundation
 
 /// What a request carries. Bodies are encoded when the request is built, so an encoding failure
-/// rejects the promise with ``APIError/invalidRequest(_:field:reason:)`` before any byte is sent.
-public enum RequestBody: Sendable {
+/// rejects the promise with an ``APIError`` of kind ``APIError/Kind/invalidRequest`` before any
+/// byte is sent.
+///
+/// Made with its static members (`.json(review)`, `.form([...])`); a struct rather than an enum,
+/// so that new kinds of body can be added without breaking anyone's code.
+public struct RequestBody: Sendable {
+    private enum Storage: Sendable {
+        case none
+        case data(Data, contentType: String)
+        case json(any Encodable & Sendable)
+        case form([(name: String, value: String)])
+    }
+
+    private let storage: Storage
+
     /// No body.
-    case none
+    public static var none: RequestBody { RequestBody(storage: .none) }
+
     /// Bytes sent as they are, with their content type.
-    case data(Data, contentType: String)
+    public static func data(_ data: Data, contentType: String) -> RequestBody {
+        RequestBody(storage: .data(data, contentType: contentType))
+    }
+
     /// A value encoded as JSON with the client's `JSONEncoder` (``Client/Configuration/encoder``).
-    case json(any Encodable & Sendable)
+    public static func json(_ value: any Encodable & Sendable) -> RequestBody {
+        RequestBody(storage: .json(value))
+    }
+
     /// Fields encoded as `application/x-www-form-urlencoded` (the WHATWG URL standard's form
     /// encoding, which RFC 6749 token requests use), in order.
-    case form([(name: String, value: String)])
+    public static func form(_ fields: [(name: String, value: String)]) -> RequestBody {
+        RequestBody(storage: .form(fields))
+    }
 
     /// Encodes the body: its bytes and content type, or `nil` for no body.
     func encoded(with encoder: JSONEncoder) throws -> (data: Data, contentType: String)? {
-        switch self {
+        switch storage {
         case .none:
             return nil
         case .data(let data, let contentType):

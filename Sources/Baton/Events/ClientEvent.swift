@@ -3,27 +3,102 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Something that happened to a call made through a ``Client``.
-public enum ClientEvent: Sendable {
-    /// A call was made (once per ``Client/send(_:)``).
-    case started(RequestSummary)
-    /// An attempt is about to be sent, after the adapters ran: `request` is exactly what goes
-    /// on the wire, its body in `httpBody` (except a body streamed from a file).
-    case attemptStarted(RequestSummary, attempt: Int, request: URLRequest)
-    /// An attempt failed and a retrier asked for another after `delay`.
-    case retrying(RequestSummary, attempt: Int, error: any Error, delay: Duration)
-    /// The call succeeded with `response` after `attempts` attempts.
-    case succeeded(RequestSummary, response: HTTPResponse, attempts: Int, duration: Duration)
-    /// The call failed for good (a cancellation included) after `attempts` attempts (0 when the
-    /// request could not be built, so nothing was sent).
-    case failed(RequestSummary, error: any Error, attempts: Int, duration: Duration)
+/// Something that happened to a call made through a ``Client``, as ``ClientMonitor``s see it.
+///
+/// Its ``kind`` says what happened; the properties that matter for that kind are set, the others
+/// are `nil`. A struct rather than an enum, so that new kinds and details can be added without
+/// breaking a monitor's code: switch over ``kind`` with a `default` case.
+///
+/// ```swift
+/// switch event.kind {
+/// case .failed: report(event.error)
+/// case .succeeded: record(event.duration)
+/// default: break
+/// }
+/// ```
+public struct ClientEvent: Sendable, CustomStringConvertible {
+    /// What happened. Compare with `==` or match in a `switch` (which needs a `default`).
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
 
-    /// The call the event is about.
-    public var request: RequestSummary {
-        switch self {
-        case .started(let request), .attemptStarted(let request, _, _), .retrying(let request, _, _, _),
-             .succeeded(let request, _, _, _), .failed(let request, _, _, _):
-            return request
-        }
+        /// A call was made (once per ``Client/send(_:)``).
+        public static let started = Kind(name: "started")
+        /// An attempt is about to be sent, after the adapters ran: ``ClientEvent/urlRequest`` is
+        /// exactly what goes on the wire, its body in `httpBody` (except a body streamed from a file).
+        public static let attemptStarted = Kind(name: "attemptStarted")
+        /// An attempt failed with ``ClientEvent/error`` and a retrier asked for another after
+        /// ``ClientEvent/delay``.
+        public static let retrying = Kind(name: "retrying")
+        /// The call succeeded with ``ClientEvent/response``.
+        public static let succeeded = Kind(name: "succeeded")
+        /// The call failed for good with ``ClientEvent/error``, a cancellation included.
+        public static let failed = Kind(name: "failed")
+
+        /// The kind's name, as in `retrying`.
+        public var description: String { name }
     }
+
+    /// What happened.
+    public let kind: Kind
+    /// The call the event is about.
+    public let request: RequestSummary
+    /// The attempt's number (1 for the first) for ``Kind/attemptStarted`` and ``Kind/retrying``
+    /// (the attempt that failed).
+    public let attempt: Int?
+    /// How many attempts were made, for ``Kind/succeeded`` and ``Kind/failed`` (0 when the request
+    /// could not be built, so nothing was sent).
+    public let attempts: Int?
+    /// What goes on the wire, for ``Kind/attemptStarted``.
+    public let urlRequest: URLRequest?
+    /// The failure, for ``Kind/retrying`` (the attempt's) and ``Kind/failed`` (the call's).
+    public let error: (any Error)?
+    /// How long the client waits before the next attempt, for ``Kind/retrying``.
+    public let delay: Duration?
+    /// The response, for ``Kind/succeeded``.
+    public let response: HTTPResponse?
+    /// How long the call took from ``Client/send(_:)``, for ``Kind/succeeded`` and ``Kind/failed``.
+    public let duration: Duration?
+
+    private init(
+        _ kind: Kind, _ request: RequestSummary, attempt: Int? = nil, attempts: Int? = nil, urlRequest: URLRequest? = nil,
+        error: (any Error)? = nil, delay: Duration? = nil, response: HTTPResponse? = nil, duration: Duration? = nil
+    ) {
+        self.kind = kind
+        self.request = request
+        self.attempt = attempt
+        self.attempts = attempts
+        self.urlRequest = urlRequest
+        self.error = error
+        self.delay = delay
+        self.response = response
+        self.duration = duration
+    }
+
+    /// The event of a call to `request` being made.
+    public static func started(_ request: RequestSummary) -> ClientEvent {
+        ClientEvent(.started, request)
+    }
+
+    /// The event of attempt number `attempt` of `request` about to send `urlRequest`.
+    public static func attemptStarted(_ request: RequestSummary, attempt: Int, request urlRequest: URLRequest) -> ClientEvent {
+        ClientEvent(.attemptStarted, request, attempt: attempt, urlRequest: urlRequest)
+    }
+
+    /// The event of attempt number `attempt` of `request` having failed with `error`, to be retried after `delay`.
+    public static func retrying(_ request: RequestSummary, attempt: Int, error: any Error, delay: Duration) -> ClientEvent {
+        ClientEvent(.retrying, request, attempt: attempt, error: error, delay: delay)
+    }
+
+    /// The event of a call to `request` having succeeded with `response` after `attempts` attempts and `duration`.
+    public static func succeeded(_ request: RequestSummary, response: HTTPResponse, attempts: Int, duration: Duration) -> ClientEvent {
+        ClientEvent(.succeeded, request, attempts: attempts, response: response, duration: duration)
+    }
+
+    /// The event of a call to `request` having failed for good with `error` after `attempts` attempts and `duration`.
+    public static func failed(_ request: RequestSummary, error: any Error, attempts: Int, duration: Duration) -> ClientEvent {
+        ClientEvent(.failed, request, attempts: attempts, error: error, duration: duration)
+    }
+
+    /// The kind and the call, as in `failed: GET /orders/7`.
+    public var description: String { "\(kind): \(request)" }
 }

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// Sees every call of a client, in one place: for logging, metrics, or showing errors centrally
-/// instead of at every call site (what source document 002 asks for).
+/// instead of at every call site.
 ///
 /// Monitors are called synchronously on the thread where the event happens, in the order the
 /// client lists them, for every event; keep them quick, and hop to your own queue for UI work.
@@ -16,8 +16,8 @@ import FoundationNetworking
 /// ```swift
 /// struct ErrorBanner: ClientMonitor {
 ///     func receive(_ event: ClientEvent, from client: Client) {
-///         guard case .failed(_, let error, _, _) = event else { return }
-///         if let error = error as? APIError, case .cancelled = error { return }  // not an error to show
+///         guard event.kind == .failed, let error = event.error else { return }
+///         if let error = error as? APIError, error.isCancelled { return }  // not an error to show
 ///         DispatchQueue.main.async { banner.show(error) }
 ///     }
 /// }

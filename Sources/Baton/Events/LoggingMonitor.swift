@@ -33,18 +33,28 @@ public struct LoggingMonitor: ClientMonitor {
     /// names and `client`'s sensitive headers.
     public func receive(_ event: ClientEvent, from client: Client) {
         let redaction = self.redaction.hiding(headers: client.configuration.sensitiveHeaders)
-        switch event {
-        case .started(let request):
+        let request = event.request
+        switch event.kind {
+        case .started:
             write("→ \(request)")
-        case .attemptStarted(let request, let attempt, let urlRequest):
-            if showsAttempts { write("⇢ \(request) attempt \(attempt): \(urlRequest.curlCommand(redaction: redaction))") }
-        case .retrying(let request, let attempt, let error, let delay):
-            write("↻ \(request) attempt \(attempt) failed, retrying in \(delay): \(error)")
-        case .succeeded(let request, let response, let attempts, let duration):
-            write("✓ \(request) \(response.statusCode) in \(Self.milliseconds(duration)) ms (\(Self.plural(attempts, "attempt")))")
-        case .failed(let request, let error, let attempts, _):
-            write("✗ \(request) failed after \(Self.plural(attempts, "attempt")): \(error)")
+        case .attemptStarted:
+            if showsAttempts, let urlRequest = event.urlRequest {
+                write("⇢ \(request) attempt \(event.attempt ?? 1): \(urlRequest.curlCommand(redaction: redaction))")
+            }
+        case .retrying:
+            write("↻ \(request) attempt \(event.attempt ?? 1) failed, retrying in \(event.delay ?? .zero): \(Self.text(of: event.error))")
+        case .succeeded:
+            let status = event.response.map { "\($0.statusCode) " } ?? ""
+            write("✓ \(request) \(status)in \(Self.milliseconds(event.duration ?? .zero)) ms (\(Self.plural(event.attempts ?? 1, "attempt")))")
+        case .failed:
+            write("✗ \(request) failed after \(Self.plural(event.attempts ?? 0, "attempt")): \(Self.text(of: event.error))")
+        default:
+            write("· \(event)")
         }
+    }
+
+    private static func text(of error: (any Error)?) -> String {
+        error.map { "\($0)" } ?? "unknown error"
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {

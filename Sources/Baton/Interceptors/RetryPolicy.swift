@@ -99,10 +99,10 @@ public struct RetryPolicy: RequestRetrier {
     private func isRetryable(_ error: any Error) -> Bool {
         switch error {
         case let error as APIError:
-            switch error {
-            case .transport(_, let urlError): return retryableURLErrorCodes.contains(urlError.code)
-            case .unacceptableStatus(_, let response, _): return retryableStatusCodes.contains(response.statusCode)
-            case .invalidRequest, .unacceptableContentType, .decodingFailed, .cancelled: return false
+            switch error.kind {
+            case .transport: return error.urlError.map { retryableURLErrorCodes.contains($0.code) } ?? false
+            case .unacceptableStatus: return error.statusCode.map(retryableStatusCodes.contains) ?? false
+            default: return false
             }
         case let error as URLError:
             return retryableURLErrorCodes.contains(error.code)

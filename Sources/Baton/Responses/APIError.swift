@@ -3,72 +3,156 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Every way a call made through ``Client`` can fail. Each case names the request (`POST
-/// /facilities/1/reviews`) and `description` reads as a sentence a developer can act on:
+/// How a call made through ``Client`` failed. It names the request (`POST /facilities/1/reviews`),
+/// says what went wrong in ``kind`` and the properties that matter for that kind, and its
+/// `description` reads as a sentence a developer can act on:
 ///
 /// ```
 /// POST /facilities/1/reviews failed: the server answered 422 Unprocessable Content ("rating must be between 1 and 5").
 /// GET /orders/7 returned a body that does not decode as Order: key "subtotal" is missing (body starts with {"id":7,...).
 /// ```
-public enum APIError: Error, Sendable, CustomStringConvertible {
-    /// The request could not be built: `field` says which part (`path`, `method`, `body`, or
-    /// `header "Name"`) and `reason` why. Nothing was sent.
-    case invalidRequest(RequestSummary, field: String, reason: String)
-    /// The request did not get a response: a connection, DNS, TLS or timeout failure, with the
-    /// `URLError` code that says which.
-    case transport(RequestSummary, URLError)
-    /// The server answered with a status code the endpoint does not accept. `message` is the
-    /// server's own (the `message` of a JSON error body), if it sent one.
-    case unacceptableStatus(RequestSummary, HTTPResponse, message: String?)
-    /// The response's `Content-Type` is not one the endpoint accepts (`nil`: none was sent).
-    case unacceptableContentType(RequestSummary, HTTPResponse, contentType: String?, acceptable: [String])
-    /// The body does not decode as the endpoint's response type.
-    case decodingFailed(RequestSummary, HTTPResponse, type: String, codingPath: String, reason: String)
-    /// The request was cancelled before it finished.
-    case cancelled(RequestSummary)
+///
+/// A struct rather than an enum, so that new kinds of failure can be added without breaking
+/// anyone's code: compare ``kind`` with `==`, or switch over it with a `default` case.
+///
+/// ```swift
+/// .failure { error, isCancelled in
+///     guard let error = error as? APIError, !isCancelled else { return }
+///     if error.kind == .unacceptableStatus, error.statusCode == 409 { showConflict(error.serverMessage) }
+/// }
+/// ```
+public struct APIError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong. Compare with `==` or match in a `switch` (which needs a `default`).
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
 
-    /// The request this error is about.
-    public var request: RequestSummary {
-        switch self {
-        case .invalidRequest(let request, _, _), .transport(let request, _),
-             .unacceptableStatus(let request, _, _), .unacceptableContentType(let request, _, _, _),
-             .decodingFailed(let request, _, _, _, _), .cancelled(let request):
-            return request
-        }
+        /// The request could not be built: ``APIError/field`` says which part (`path`, `method`,
+        /// `body`, or `header "Name"`) and ``APIError/reason`` why. Nothing was sent.
+        public static let invalidRequest = Kind(name: "invalidRequest")
+        /// The request did not get a response: a connection, DNS, TLS or timeout failure, with the
+        /// ``APIError/urlError`` that says which.
+        public static let transport = Kind(name: "transport")
+        /// The server answered with a status code the endpoint does not accept; its own
+        /// explanation, if it sent one, is in ``APIError/serverMessage``.
+        public static let unacceptableStatus = Kind(name: "unacceptableStatus")
+        /// The response's `Content-Type` (``APIError/contentType``, `nil` when none was sent) is not
+        /// one of ``APIError/acceptableContentTypes``.
+        public static let unacceptableContentType = Kind(name: "unacceptableContentType")
+        /// The body does not decode as ``APIError/decodedType``; ``APIError/codingPath`` and
+        /// ``APIError/reason`` say where and why.
+        public static let decodingFailed = Kind(name: "decodingFailed")
+        /// The request was cancelled before it finished.
+        public static let cancelled = Kind(name: "cancelled")
+
+        /// The kind's name, as in `unacceptableStatus`.
+        public var description: String { name }
     }
 
+    /// What went wrong.
+    public let kind: Kind
+    /// The request this error is about.
+    public let request: RequestSummary
     /// The response, when the server sent one.
-    public var response: HTTPResponse? {
-        switch self {
-        case .unacceptableStatus(_, let response, _), .unacceptableContentType(_, let response, _, _),
-             .decodingFailed(_, let response, _, _, _):
-            return response
-        case .invalidRequest, .transport, .cancelled:
-            return nil
-        }
+    public let response: HTTPResponse?
+    /// The part of the request that could not be built (``Kind/invalidRequest``).
+    public let field: String?
+    /// Why the request could not be built (``Kind/invalidRequest``) or the body did not decode
+    /// (``Kind/decodingFailed``).
+    public let reason: String?
+    /// The transport's error (``Kind/transport``).
+    public let urlError: URLError?
+    /// The `message` of the server's JSON error body, if it sent one (``Kind/unacceptableStatus``).
+    public let serverMessage: String?
+    /// The response's `Content-Type`, `nil` when none was sent (``Kind/unacceptableContentType``).
+    public let contentType: String?
+    /// The content types the endpoint accepts (``Kind/unacceptableContentType``; empty otherwise).
+    public let acceptableContentTypes: [String]
+    /// The name of the type the body should have decoded as (``Kind/decodingFailed``).
+    public let decodedType: String?
+    /// Where in the body decoding failed, as in `orders[0].subtotal` (``Kind/decodingFailed``;
+    /// empty at the top level).
+    public let codingPath: String?
+
+    private init(
+        _ kind: Kind, _ request: RequestSummary, response: HTTPResponse? = nil, field: String? = nil, reason: String? = nil,
+        urlError: URLError? = nil, serverMessage: String? = nil, contentType: String? = nil,
+        acceptableContentTypes: [String] = [], decodedType: String? = nil, codingPath: String? = nil
+    ) {
+        self.kind = kind
+        self.request = request
+        self.response = response
+        self.field = field
+        self.reason = reason
+        self.urlError = urlError
+        self.serverMessage = serverMessage
+        self.contentType = contentType
+        self.acceptableContentTypes = acceptableContentTypes
+        self.decodedType = decodedType
+        self.codingPath = codingPath
+    }
+
+    /// The request could not be built: `field` is invalid, for `reason`.
+    public static func invalidRequest(_ request: RequestSummary, field: String, reason: String) -> APIError {
+        APIError(.invalidRequest, request, field: field, reason: reason)
+    }
+
+    /// The request did not get a response, for the reason `error` gives.
+    public static func transport(_ request: RequestSummary, _ error: URLError) -> APIError {
+        APIError(.transport, request, urlError: error)
+    }
+
+    /// The server answered with a status code the endpoint does not accept, saying `message`.
+    public static func unacceptableStatus(_ request: RequestSummary, _ response: HTTPResponse, message: String?) -> APIError {
+        APIError(.unacceptableStatus, request, response: response, serverMessage: message)
+    }
+
+    /// The response's content type is `contentType` (`nil`: none), not one of `acceptable`.
+    public static func unacceptableContentType(
+        _ request: RequestSummary, _ response: HTTPResponse, contentType: String?, acceptable: [String]
+    ) -> APIError {
+        APIError(.unacceptableContentType, request, response: response, contentType: contentType, acceptableContentTypes: acceptable)
+    }
+
+    /// The body does not decode as `type`, at `codingPath`, for `reason`.
+    public static func decodingFailed(
+        _ request: RequestSummary, _ response: HTTPResponse, type: String, codingPath: String, reason: String
+    ) -> APIError {
+        APIError(.decodingFailed, request, response: response, reason: reason, decodedType: type, codingPath: codingPath)
+    }
+
+    /// The request was cancelled before it finished.
+    public static func cancelled(_ request: RequestSummary) -> APIError {
+        APIError(.cancelled, request)
     }
 
     /// The response's status code, when the server sent one.
     public var statusCode: Int? { response?.statusCode }
 
+    /// Whether the call was cancelled rather than failed.
+    public var isCancelled: Bool { kind == .cancelled }
+
     /// One sentence naming the request and what went wrong, as in `GET /orders/7 was cancelled.`
     public var description: String {
-        switch self {
-        case .invalidRequest(let request, let field, let reason):
-            return "\(request) could not be sent: the \(field) is invalid (\(reason))."
-        case .transport(let request, let error):
-            return "\(request) failed before a response arrived: \(Self.describe(error))."
-        case .unacceptableStatus(let request, let response, let message):
-            let detail = message.map { " (\"\($0)\")" } ?? (response.body.isEmpty ? "" : " (body starts with \(response.bodyPreview()))")
+        switch kind {
+        case .invalidRequest:
+            return "\(request) could not be sent: the \(field ?? "request") is invalid (\(reason ?? "unknown reason"))."
+        case .transport:
+            return "\(request) failed before a response arrived: \(urlError.map(Self.describe) ?? "no response")."
+        case .unacceptableStatus:
+            guard let response else { return "\(request) failed: the server's status is not accepted." }
+            let detail = serverMessage.map { " (\"\($0)\")" } ?? (response.body.isEmpty ? "" : " (body starts with \(response.bodyPreview()))")
             return "\(request) failed: the server answered \(response.statusCode) \(response.reasonPhrase)\(detail)."
-        case .unacceptableContentType(let request, _, let contentType, let acceptable):
+        case .unacceptableContentType:
             let received = contentType.map { "\"\($0)\"" } ?? "no Content-Type"
-            return "\(request) returned \(received), but the endpoint accepts \(acceptable.joined(separator: ", "))."
-        case .decodingFailed(let request, let response, let type, let codingPath, let reason):
-            let at = codingPath.isEmpty ? "" : " at \(codingPath)"
-            return "\(request) returned a body that does not decode as \(type): \(reason)\(at) (body starts with \(response.bodyPreview()))."
-        case .cancelled(let request):
+            return "\(request) returned \(received), but the endpoint accepts \(acceptableContentTypes.joined(separator: ", "))."
+        case .decodingFailed:
+            let at = (codingPath ?? "").isEmpty ? "" : " at \(codingPath ?? "")"
+            let preview = response.map { " (body starts with \($0.bodyPreview()))" } ?? ""
+            return "\(request) returned a body that does not decode as \(decodedType ?? "its response type"): \(reason ?? "unknown reason")\(at)\(preview)."
+        case .cancelled:
             return "\(request) was cancelled."
+        default:
+            return "\(request) failed (\(kind))."
         }
     }
 
@@ -90,8 +174,5 @@ public enum APIError: Error, Sendable, CustomStringConvertible {
 }
 
 extension APIError: CancellationMarking {
-    var marksCancellation: Bool {
-        if case .cancelled = self { return true }
-        return false
-    }
+    var marksCancellation: Bool { isCancelled }
 }

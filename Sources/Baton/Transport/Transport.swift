@@ -28,7 +28,7 @@ extension URLRequest {
     /// This request with `body` in `httpBody`, as it goes on the wire (a file body stays on disk:
     /// `httpBody` is left as it is).
     func carrying(_ body: TransportBody?) -> URLRequest {
-        guard case .data(let data)? = body else { return self }
+        guard let data = body?.data else { return self }
         var request = self
         request.httpBody = data
         return request

@@ -146,8 +146,7 @@ private final class Transfer: PromiseControl {
         let request = Self.withoutBody(request)
         let session = transport.session
         let task: URLSessionTask
-        switch body {
-        case nil where !tracksDownloadProgress:
+        if body == nil, !tracksDownloadProgress {
             // Nothing to send and no one following the bytes in: one callback at the end.
             task = session.dataTask(with: request) { [self] data, response, error in
                 // A failed task hands over neither its response nor the bytes that did arrive:
@@ -165,7 +164,7 @@ private final class Transfer: PromiseControl {
                 }
                 finish(result)
             }
-        case nil, .data?, .file?:
+        } else {
             task = Self.delegateTask(for: request, body: body, on: session)
             let exchange = Exchange(body: body, progress: { [promise] in promise.report($0) }) { [self] result in
                 if case .success(let response) = result, redirectsLeft > 0,
@@ -190,11 +189,9 @@ private final class Transfer: PromiseControl {
 
     /// A task whose every event reaches the session's delegate.
     private static func delegateTask(for request: URLRequest, body: TransportBody?, on session: URLSession) -> URLSessionTask {
-        switch body {
-        case nil: session.dataTask(with: request)
-        case .data(let data)?: session.uploadTask(with: request, from: data)
-        case .file(let url)?: session.uploadTask(with: request, fromFile: url)
-        }
+        if let data = body?.data { return session.uploadTask(with: request, from: data) }
+        if let url = body?.fileURL { return session.uploadTask(with: request, fromFile: url) }
+        return session.dataTask(with: request)
     }
 
     /// The body travels in the upload task, never in the request.

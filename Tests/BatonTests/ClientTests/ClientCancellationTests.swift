@@ -21,8 +21,7 @@ final class CancellationClientTests: XCTestCase {
     }
 
     private func isCancelledAPIError(_ error: (any Error)?) -> Bool {
-        if case .cancelled? = error as? APIError { return true }
-        return false
+        (error as? APIError)?.isCancelled == true
     }
 
     // MARK: In flight
@@ -163,7 +162,7 @@ final class CancellationClientTests: XCTestCase {
         let retrying = expectation(description: "a retry was scheduled")
         let failed = expectation(description: "the call was reported failed")
         let monitor = RecordingMonitor { event in
-            switch event {
+            switch event.kind {
             case .retrying: retrying.fulfill()
             case .failed: failed.fulfill()
             default: break

@@ -78,9 +78,13 @@ final class DecodingClientTests: XCTestCase {
     func test_stringEndpoint_invalidUTF8_isDecodingFailed() async {
         let response = HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/plain"], body: Data([0x61, 0xFF, 0xFE]))
         let error = await awaitError(stubbedClient(answering: response).send(TextEndpoint()))
-        guard case .decodingFailed(let request, _, let type, let codingPath, let reason)? = error as? APIError else {
+        guard let matched = error as? APIError, matched.kind == .decodingFailed else {
             return XCTFail("expected decodingFailed, got \(String(describing: error))")
         }
+        let request = matched.request
+        let type = matched.decodedType!
+        let codingPath = matched.codingPath!
+        let reason = matched.reason!
         XCTAssertEqual(request.description, "GET /greeting")
         XCTAssertEqual(type, "String")
         XCTAssertEqual(codingPath, "")
@@ -113,9 +117,11 @@ final class DecodingClientTests: XCTestCase {
 
     func test_decodable_204WithEmptyBody_passesContentTypeButFailsDecoding() async {
         let error = await awaitError(stubbedClient(answering: HTTPResponse(statusCode: 204)).send(Request<Order>(.get, "orders/1")))
-        guard case .decodingFailed(_, let response, let type, _, _)? = error as? APIError else {
+        guard let matched = error as? APIError, matched.kind == .decodingFailed else {
             return XCTFail("expected decodingFailed, got \(String(describing: error))")
         }
+        let response = matched.response!
+        let type = matched.decodedType!
         XCTAssertEqual(response.statusCode, 204)
         XCTAssertEqual(type, "Order")
     }

@@ -65,7 +65,7 @@ final class RetryLoopClientTests: XCTestCase {
         let transport = constantStub(.json(#"{"id":1}"#))
         let client = makeClient(transport: transport, retriers: [fastRetryPolicy])
         let error = await awaitError(client.send(Request<Order>(.get, "orders/1")))
-        guard case .decodingFailed? = error as? APIError else {
+        guard let matched = error as? APIError, matched.kind == .decodingFailed else {
             return XCTFail("expected decodingFailed, got \(String(describing: error))")
         }
         XCTAssertEqual(transport.requests.count, 1)

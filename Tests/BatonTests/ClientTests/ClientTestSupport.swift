@@ -137,19 +137,20 @@ final class RecordingMonitor: ClientMonitor {
     }
 
     static func label(_ event: ClientEvent) -> String {
-        switch event {
-        case .started(let request): return "started \(request)"
-        case .attemptStarted(_, let attempt, _): return "attemptStarted \(attempt)"
-        case .retrying(_, let attempt, _, _): return "retrying \(attempt)"
-        case .succeeded(_, let response, let attempts, _): return "succeeded \(response.statusCode) attempts \(attempts)"
-        case .failed(_, _, let attempts, _): return "failed attempts \(attempts)"
+        switch event.kind {
+        case .started: return "started \(event.request)"
+        case .attemptStarted: return "attemptStarted \(event.attempt!)"
+        case .retrying: return "retrying \(event.attempt!)"
+        case .succeeded: return "succeeded \(event.response!.statusCode) attempts \(event.attempts!)"
+        case .failed: return "failed attempts \(event.attempts!)"
+        default: return "\(event.kind)"
         }
     }
 
     /// The error of the last `failed` event, if any.
     var failedError: (any Error)? {
         for event in events.reversed() {
-            if case .failed(_, let error, _, _) = event { return error }
+            if event.kind == .failed { return event.error }
         }
         return nil
     }
@@ -286,10 +287,13 @@ func summary(_ method: HTTPMethod = .get, _ path: String) -> RequestSummary {
 func invalidRequestParts(
     _ error: (any Error)?, file: StaticString = #filePath, line: UInt = #line
 ) -> (request: RequestSummary, field: String, reason: String)? {
-    guard case .invalidRequest(let request, let field, let reason)? = error as? APIError else {
+    guard let matched = error as? APIError, matched.kind == .invalidRequest else {
         XCTFail("expected APIError.invalidRequest, got \(String(describing: error))", file: file, line: line)
         return nil
     }
+    let request = matched.request
+    let field = matched.field!
+    let reason = matched.reason!
     return (request, field, reason)
 }
 

@@ -13,9 +13,9 @@ final class LiteralPathClientTests: XCTestCase {
         do {
             _ = try await client.send(Request<Data>(.get, "orders?page=2")).value
             XCTFail("expected APIError.invalidRequest")
-        } catch let APIError.invalidRequest(_, field, reason) {
-            XCTAssertEqual(field, "path")
-            XCTAssertEqual(reason, "it contains \"?\"; put query items in the endpoint's `query`")
+        } catch let error as APIError where error.kind == .invalidRequest {
+            XCTAssertEqual(error.field, "path")
+            XCTAssertEqual(error.reason, "it contains \"?\"; put query items in the endpoint's `query`")
         } catch {
             XCTFail("expected APIError.invalidRequest, got \(error)")
         }
@@ -27,8 +27,8 @@ final class LiteralPathClientTests: XCTestCase {
         do {
             _ = try await client.send(Request<Data>(.get, "orders#top")).value
             XCTFail("expected APIError.invalidRequest")
-        } catch let APIError.invalidRequest(_, field, _) {
-            XCTAssertEqual(field, "path")
+        } catch let error as APIError where error.kind == .invalidRequest {
+            XCTAssertEqual(error.field, "path")
         } catch {
             XCTFail("expected APIError.invalidRequest, got \(error)")
         }

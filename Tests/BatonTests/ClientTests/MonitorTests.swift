@@ -46,9 +46,10 @@ final class MonitorClientTests: XCTestCase {
         let transport = constantStub(HTTPResponse(statusCode: 404))
         let promiseError = await awaitError(monitoredClient(transport, monitors: [monitor], retriers: [fastRetryPolicy]).send(Request<Order>(.get, "orders/1")))
         XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "failed attempts 1"])
-        guard case .unacceptableStatus(_, let response, _)? = monitor.failedError as? APIError else {
+        guard let matched = monitor.failedError as? APIError, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(String(describing: monitor.failedError))")
         }
+        let response = matched.response!
         XCTAssertEqual(response.statusCode, 404)
         XCTAssertEqual((monitor.failedError as? APIError)?.description, (promiseError as? APIError)?.description)
     }
@@ -86,9 +87,10 @@ final class MonitorClientTests: XCTestCase {
         let monitor = RecordingMonitor()
         let client = monitoredClient(constantStub(ok), monitors: [monitor]) { $0.adapters = [BearerTokenAdapter { "t" }] }
         _ = try await client.send(Request<Order>(.get, "orders/1")).value
-        guard case .attemptStarted(_, _, let request)? = monitor.events.dropFirst().first else {
+        guard let matched = monitor.events.dropFirst().first, matched.kind == .attemptStarted else {
             return XCTFail("expected attemptStarted second, got \(monitor.labels)")
         }
+        let request = matched.urlRequest!
         XCTAssertEqual(request.value(forHTTPHeaderField: "Authorization"), "Bearer t")
         XCTAssertEqual(request.url?.absoluteString, "http://h/orders/1")
     }
@@ -99,11 +101,10 @@ final class MonitorClientTests: XCTestCase {
         let transport = sequencedStub([HTTPResponse(statusCode: 503), ok])
         let retrier = ScriptedRetrier(name: "r", decision: .retry(after: .milliseconds(3)), log: log)
         _ = try await monitoredClient(transport, monitors: [monitor], retriers: [retrier]).send(Request<Order>(.get, "orders/1")).value
-        guard case .retrying(let request, let attempt, let error, let delay)? = monitor.events.first(where: {
-            if case .retrying = $0 { return true } else { return false }
-        }) else {
+        guard let event = monitor.events.first(where: { $0.kind == .retrying }) else {
             return XCTFail("expected a retrying event, got \(monitor.labels)")
         }
+        let (request, attempt, error, delay) = (event.request, event.attempt, event.error, event.delay)
         XCTAssertEqual(request.description, "GET /orders/1")
         XCTAssertEqual(attempt, 1)
         XCTAssertEqual((error as? APIError)?.statusCode, 503)
@@ -113,9 +114,11 @@ final class MonitorClientTests: XCTestCase {
     func test_succeeded_carriesTheResponse() async throws {
         let monitor = RecordingMonitor()
         _ = try await monitoredClient(constantStub(ok), monitors: [monitor]).send(Request<Order>(.get, "orders/1")).value
-        guard case .succeeded(_, let response, _, let duration)? = monitor.events.last else {
+        guard let matched = monitor.events.last, matched.kind == .succeeded else {
             return XCTFail("expected succeeded last, got \(monitor.labels)")
         }
+        let response = matched.response!
+        let duration = matched.duration!
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(response.body, Data(ClientFixtures.orderJSON.utf8))
         XCTAssertGreaterThanOrEqual(duration, .zero)

@@ -100,9 +100,11 @@ final class StubTransportClientTests: XCTestCase {
     func test_thrownURLError_failsTheCallAsATransportError() async {
         let client = makeClient(transport: StubTransport { _, _ in throw URLError(.cannotConnectToHost) })
         let error = await awaitError(client.send(Request<Order>(.get, "orders/1")))
-        guard case .transport(let request, let urlError)? = error as? APIError else {
+        guard let matched = error as? APIError, matched.kind == .transport else {
             return XCTFail("expected transport, got \(String(describing: error))")
         }
+        let request = matched.request
+        let urlError = matched.urlError!
         XCTAssertEqual(request.description, "GET /orders/1")
         XCTAssertEqual(urlError.code, .cannotConnectToHost)
         XCTAssertEqual(
@@ -120,9 +122,10 @@ final class StubTransportClientTests: XCTestCase {
     func test_responseStatus_reachesValidation() async {
         let client = makeClient(transport: constantStub(.json(#"{"message":"no such order"}"#, statusCode: 404)))
         let error = await awaitError(client.send(Request<Order>(.get, "orders/99")))
-        guard case .unacceptableStatus(_, _, let message)? = error as? APIError else {
+        guard let matched = error as? APIError, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(String(describing: error))")
         }
+        let message = matched.serverMessage
         XCTAssertEqual(message, "no such order")
     }
 }

@@ -28,9 +28,12 @@ final class ValidationClientTests: XCTestCase {
 
     func test_422WithMessage_isUnacceptableStatusWithTheServersMessage() async {
         let error = await apiError(postReview(), answering: ratingError)
-        guard case .unacceptableStatus(let request, let response, let message)? = error else {
+        guard let matched = error, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(String(describing: error))")
         }
+        let request = matched.request
+        let response = matched.response!
+        let message = matched.serverMessage
         XCTAssertEqual(request.description, "POST /facilities/1/reviews")
         XCTAssertEqual(response.statusCode, 422)
         XCTAssertEqual(error?.statusCode, 422)
@@ -48,9 +51,10 @@ final class ValidationClientTests: XCTestCase {
     func test_statusIsCheckedBeforeContentType() async {
         let response = HTTPResponse(statusCode: 500, headers: ["Content-Type": "text/html"], body: Data("<h1>oops</h1>".utf8))
         let error = await apiError(Request<Order>(.get, "orders/1"), answering: response)
-        guard case .unacceptableStatus(_, _, let message)? = error else {
+        guard let matched = error, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(String(describing: error))")
         }
+        let message = matched.serverMessage
         XCTAssertNil(message)
         XCTAssertEqual(error?.description, "GET /orders/1 failed: the server answered 500 Internal Server Error (body starts with <h1>oops</h1>).")
     }
@@ -67,9 +71,10 @@ final class ValidationClientTests: XCTestCase {
         var endpoint = Request<Order>(.post, "orders")
         endpoint.acceptableStatusCodes = 201..<202
         let error = await apiError(endpoint, answering: .json(ClientFixtures.orderJSON, statusCode: 200))
-        guard case .unacceptableStatus(_, let response, _)? = error else {
+        guard let matched = error, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(String(describing: error))")
         }
+        let response = matched.response!
         XCTAssertEqual(response.statusCode, 200)
     }
 
@@ -78,9 +83,12 @@ final class ValidationClientTests: XCTestCase {
     func test_htmlForADecodable_isUnacceptableContentType() async {
         let response = HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Data("<html>".utf8))
         let error = await apiError(Request<Order>(.get, "orders/1"), answering: response)
-        guard case .unacceptableContentType(_, let received, let contentType, let acceptable)? = error else {
+        guard let matched = error, matched.kind == .unacceptableContentType else {
             return XCTFail("expected unacceptableContentType, got \(String(describing: error))")
         }
+        let received = matched.response!
+        let contentType = matched.contentType
+        let acceptable = matched.acceptableContentTypes
         XCTAssertEqual(received.statusCode, 200)
         XCTAssertEqual(contentType, "text/html; charset=utf-8")
         XCTAssertEqual(acceptable, ["application/json", "application/*+json"])
@@ -95,9 +103,10 @@ final class ValidationClientTests: XCTestCase {
     func test_missingContentTypeForADecodable_isUnacceptableContentTypeWithNil() async {
         let response = HTTPResponse(statusCode: 200, body: Data(ClientFixtures.orderJSON.utf8))
         let error = await apiError(Request<Order>(.get, "orders/1"), answering: response)
-        guard case .unacceptableContentType(_, _, let contentType, _)? = error else {
+        guard let matched = error, matched.kind == .unacceptableContentType else {
             return XCTFail("expected unacceptableContentType, got \(String(describing: error))")
         }
+        let contentType = matched.contentType
         XCTAssertNil(contentType)
         XCTAssertEqual(error?.description, "GET /orders/1 returned no Content-Type, but the endpoint accepts application/json, application/*+json.")
     }
@@ -120,9 +129,11 @@ final class ValidationClientTests: XCTestCase {
         var endpoint = Request<Order>(.get, "orders/1")
         endpoint.acceptableContentTypes = ["application/vnd.orders+json"]
         let error = await apiError(endpoint, answering: .json(ClientFixtures.orderJSON))
-        guard case .unacceptableContentType(_, _, let contentType, let acceptable)? = error else {
+        guard let matched = error, matched.kind == .unacceptableContentType else {
             return XCTFail("expected unacceptableContentType, got \(String(describing: error))")
         }
+        let contentType = matched.contentType
+        let acceptable = matched.acceptableContentTypes
         XCTAssertEqual(contentType, "application/json; charset=utf-8")
         XCTAssertEqual(acceptable, ["application/vnd.orders+json"])
     }
@@ -133,9 +144,14 @@ final class ValidationClientTests: XCTestCase {
 
     func test_missingKey_isDecodingFailedNamingTypeAndKey() async {
         let error = await apiError(Request<Order>(.get, "orders/7"), answering: .json(orderWithoutSubtotal))
-        guard case .decodingFailed(let request, let response, let type, let codingPath, let reason)? = error else {
+        guard let matched = error, matched.kind == .decodingFailed else {
             return XCTFail("expected decodingFailed, got \(String(describing: error))")
         }
+        let request = matched.request
+        let response = matched.response!
+        let type = matched.decodedType!
+        let codingPath = matched.codingPath!
+        let reason = matched.reason!
         XCTAssertEqual(request.description, "GET /orders/7")
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(type, "Order")
@@ -154,9 +170,12 @@ final class ValidationClientTests: XCTestCase {
     func test_missingKeyInAnArrayElement_namesTheElementsPath() async {
         let body = "[\(ClientFixtures.orderJSON),\(orderWithoutSubtotal)]"
         let error = await apiError(Request<[Order]>(.get, "order_search"), answering: .json(body))
-        guard case .decodingFailed(_, _, let type, let codingPath, let reason)? = error else {
+        guard let matched = error, matched.kind == .decodingFailed else {
             return XCTFail("expected decodingFailed, got \(String(describing: error))")
         }
+        let type = matched.decodedType!
+        let codingPath = matched.codingPath!
+        let reason = matched.reason!
         XCTAssertEqual(type, "Array<Order>")
         XCTAssertEqual(codingPath, "[1]")
         XCTAssertEqual(reason, #"key "subtotal" is missing"#)
@@ -165,9 +184,11 @@ final class ValidationClientTests: XCTestCase {
     func test_typeMismatch_namesTheFieldsPath() async {
         let body = #"{"id":"seven","name":"Smith","ordersum":2,"subtotal":1,"bikou":""}"#
         let error = await apiError(Request<Order>(.get, "orders/7"), answering: .json(body))
-        guard case .decodingFailed(_, _, _, let codingPath, let reason)? = error else {
+        guard let matched = error, matched.kind == .decodingFailed else {
             return XCTFail("expected decodingFailed, got \(String(describing: error))")
         }
+        let codingPath = matched.codingPath!
+        let reason = matched.reason!
         XCTAssertEqual(codingPath, "id")
         XCTAssertTrue(reason.hasPrefix("expected Int: "), reason)
     }
@@ -175,9 +196,11 @@ final class ValidationClientTests: XCTestCase {
     func test_nullValue_isReportedAsFoundNull() async {
         let body = #"{"id":7,"name":null,"ordersum":2,"subtotal":1,"bikou":""}"#
         let error = await apiError(Request<Order>(.get, "orders/7"), answering: .json(body))
-        guard case .decodingFailed(_, _, _, let codingPath, let reason)? = error else {
+        guard let matched = error, matched.kind == .decodingFailed else {
             return XCTFail("expected decodingFailed, got \(String(describing: error))")
         }
+        let codingPath = matched.codingPath!
+        let reason = matched.reason!
         XCTAssertEqual(codingPath, "name")
         XCTAssertEqual(reason, "expected String but found null")
     }

@@ -26,9 +26,11 @@ final class FaultIntegrationTests: IntegrationTestCase {
 
         let error = await apiError(client.send(GetOrder(id: 1, fault: "status=503")))
 
-        guard case .unacceptableStatus(_, let response, let message)? = error else {
+        guard let matched = error, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(error.map { "\($0)" } ?? "nil")")
         }
+        let response = matched.response!
+        let message = matched.serverMessage
         XCTAssertEqual(response.statusCode, 503)
         XCTAssertEqual(message, "injected")
     }
@@ -114,11 +116,11 @@ final class FaultIntegrationTests: IntegrationTestCase {
         let error = await apiError(client.send(Reviews.post(facilityID: 1, content: "一度だけ", rating: 5, headers: ["X-Demo-Fault": "drop"])))
 
         XCTAssertLessThan(seconds(ContinuousClock.now - started), 10)
-        switch error {
-        case .transport(_, let urlError)?:
-            XCTAssertEqual(urlError.code, .badServerResponse)
-        case .unacceptableStatus(_, let response, _)?:
-            XCTAssertEqual(response.statusCode, 408)
+        switch error?.kind {
+        case .transport?:
+            XCTAssertEqual(error?.urlError?.code, .badServerResponse)
+        case .unacceptableStatus?:
+            XCTAssertEqual(error?.statusCode, 408)
         default:
             XCTFail("expected a transport error or 408, got \(String(describing: error))")
         }
@@ -179,9 +181,11 @@ final class FaultIntegrationTests: IntegrationTestCase {
     func test_badFaultValue_isAnswered400NamingTheValue() async {
         let error = await apiError(singleAttemptClient().send(GetOrder(id: 1, fault: "delay=soon")))
 
-        guard case .unacceptableStatus(_, let response, let message)? = error else {
+        guard let matched = error, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(error.map { "\($0)" } ?? "nil")")
         }
+        let response = matched.response!
+        let message = matched.serverMessage
         XCTAssertEqual(response.statusCode, 400)
         XCTAssertEqual(message, "X-Demo-Fault has a bad value for delay: soon")
     }

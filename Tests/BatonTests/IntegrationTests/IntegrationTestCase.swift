@@ -176,10 +176,11 @@ class IntegrationTestCase: XCTestCase {
 
     /// The `URLError` code of a `.transport` error, nil (and a failure) for any other error.
     func transportCode(_ error: APIError?, file: StaticString = #filePath, line: UInt = #line) -> URLError.Code? {
-        guard case .transport(_, let urlError)? = error else {
+        guard let matched = error, matched.kind == .transport else {
             XCTFail("expected APIError.transport, got \(error.map { "\($0)" } ?? "nil")", file: file, line: line)
             return nil
         }
+        let urlError = matched.urlError!
         return urlError.code
     }
 
@@ -246,7 +247,7 @@ class IntegrationTestCase: XCTestCase {
         /// The attempt count of the latest `failed` event, if there was one.
         var attemptsOfLastFailure: Int? {
             for event in events.reversed() {
-                if case .failed(_, _, let attempts, _) = event { return attempts }
+                if event.kind == .failed { return event.attempts }
             }
             return nil
         }
@@ -258,30 +259,32 @@ class IntegrationTestCase: XCTestCase {
         /// When each attempt started, by attempt number (1 first).
         var attemptTimes: [ContinuousClock.Instant] {
             all.compactMap { entry in
-                if case .attemptStarted = entry.event { return entry.time }
+                if entry.event.kind == .attemptStarted { return entry.time }
                 return nil
             }
         }
 
         static func label(_ event: ClientEvent) -> String {
-            switch event {
-            case .started(let request): return "started \(request)"
-            case .attemptStarted(_, let attempt, _): return "attempt \(attempt)"
-            case .retrying(_, let attempt, let error, _): return "retrying after \(attempt) (\(describe(error)))"
-            case .succeeded(_, let response, let attempts, _): return "succeeded \(response.statusCode) after \(attempts)"
-            case .failed(_, let error, let attempts, _): return "failed after \(attempts) (\(describe(error)))"
+            switch event.kind {
+            case .started: return "started \(event.request)"
+            case .attemptStarted: return "attempt \(event.attempt!)"
+            case .retrying: return "retrying after \(event.attempt!) (\(describe(event.error!)))"
+            case .succeeded: return "succeeded \(event.response!.statusCode) after \(event.attempts!)"
+            case .failed: return "failed after \(event.attempts!) (\(describe(event.error!)))"
+            default: return "\(event.kind)"
             }
         }
 
         private static func describe(_ error: any Error) -> String {
             guard let error = error as? APIError else { return "\(type(of: error))" }
-            switch error {
-            case .invalidRequest(_, let field, _): return "invalid \(field)"
-            case .transport(_, let urlError): return "transport \(urlError.code.rawValue)"
-            case .unacceptableStatus(_, let response, _): return "status \(response.statusCode)"
-            case .unacceptableContentType(_, _, let type, _): return "content type \(type ?? "none")"
-            case .decodingFailed(_, _, let type, _, _): return "not \(type)"
+            switch error.kind {
+            case .invalidRequest: return "invalid \(error.field!)"
+            case .transport: return "transport \(error.urlError!.code.rawValue)"
+            case .unacceptableStatus: return "status \(error.statusCode!)"
+            case .unacceptableContentType: return "content type \(error.contentType ?? "none")"
+            case .decodingFailed: return "not \(error.decodedType!)"
             case .cancelled: return "cancelled"
+            default: return "\(error.kind)"
             }
         }
     }

@@ -61,8 +61,7 @@ final class MonitorIntegrationTests: IntegrationTestCase {
         _ = try await client.send(GetOrder(id: 1)).value
 
         let sent = events.events.compactMap { event -> URLRequest? in
-            if case .attemptStarted(_, _, let request) = event { return request }
-            return nil
+            event.kind == .attemptStarted ? event.urlRequest : nil
         }
         XCTAssertEqual(sent.count, 1)
         XCTAssertEqual(sent.first?.value(forHTTPHeaderField: "Authorization"), "Bearer \(token)")

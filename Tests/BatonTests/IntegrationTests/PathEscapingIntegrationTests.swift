@@ -15,9 +15,12 @@ final class PathEscapingIntegrationTests: IntegrationTestCase {
 
         let error = await apiError(client.send(Request<Order>(.get, "orders/\(value)")), file: file, line: line)
 
-        guard case .unacceptableStatus(let request, let response, let message)? = error else {
+        guard let matched = error, matched.kind == .unacceptableStatus else {
             return XCTFail("expected a 404, got \(error.map { "\($0)" } ?? "nil")", file: file, line: line)
         }
+        let request = matched.request
+        let response = matched.response!
+        let message = matched.serverMessage
         XCTAssertEqual(response.statusCode, 404, file: file, line: line)
         XCTAssertEqual(message, "not_found", file: file, line: line)
         XCTAssertEqual(request.description, "GET /orders/\(escaped)", file: file, line: line)

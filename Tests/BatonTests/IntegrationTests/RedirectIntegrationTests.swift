@@ -86,7 +86,8 @@ final class RedirectIntegrationTests: IntegrationTestCase {
         ])))
 
         XCTAssertEqual(error?.statusCode, 401)
-        guard case .unacceptableStatus(_, _, let message)? = error else { return XCTFail("\(String(describing: error))") }
+        guard let matched = error, matched.kind == .unacceptableStatus else { return XCTFail("\(String(describing: error))") }
+        let message = matched.serverMessage
         XCTAssertEqual(message, "unauthorized")
     }
 

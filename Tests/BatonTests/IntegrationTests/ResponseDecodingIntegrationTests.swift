@@ -36,9 +36,10 @@ final class ResponseDecodingIntegrationTests: IntegrationTestCase {
 
         try await client.send(Demo.reset).value
 
-        guard case .succeeded(_, let response, _, _)? = events.events.last else {
+        guard let matched = events.events.last, matched.kind == .succeeded else {
             return XCTFail("expected a succeeded event, got \(events.labels)")
         }
+        let response = matched.response!
         XCTAssertEqual(response.statusCode, 204)
         XCTAssertEqual(response.body, Data())
     }

@@ -55,8 +55,7 @@ final class RetryIntegrationTests: IntegrationTestCase {
         XCTAssertGreaterThanOrEqual(gap, 0.9)
         XCTAssertLessThan(gap, 5)
         let delays = events.events.compactMap { event -> Duration? in
-            if case .retrying(_, _, _, let delay) = event { return delay }
-            return nil
+            event.kind == .retrying ? event.delay : nil
         }
         XCTAssertEqual(delays, [.seconds(1)])
     }
@@ -108,7 +107,7 @@ final class RetryIntegrationTests: IntegrationTestCase {
     func test_garbageBody_isNotRetried() async throws {
         let error = await apiError(client.send(GetOrder(id: 1, fault: "body=garbage")))
 
-        guard case .decodingFailed? = error else { return XCTFail("expected decodingFailed, got \(error.map { "\($0)" } ?? "nil")") }
+        guard let matched = error, matched.kind == .decodingFailed else { return XCTFail("expected decodingFailed, got \(error.map { "\($0)" } ?? "nil")") }
         let requests = try await requestCount("GET /orders/:id")
         XCTAssertEqual(requests, 1)
     }

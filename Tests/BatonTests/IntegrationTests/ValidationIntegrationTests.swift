@@ -7,9 +7,12 @@ final class ValidationIntegrationTests: IntegrationTestCase {
     func test_unknownOrder_isUnacceptableStatus404WithServerMessage() async {
         let error = await apiError(client.send(GetOrder(id: 999)))
 
-        guard case .unacceptableStatus(let request, let response, let message)? = error else {
+        guard let matched = error, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(error.map { "\($0)" } ?? "nil")")
         }
+        let request = matched.request
+        let response = matched.response!
+        let message = matched.serverMessage
         XCTAssertEqual(request.description, "GET /orders/999")
         XCTAssertEqual(response.statusCode, 404)
         XCTAssertEqual(error?.statusCode, 404)
@@ -26,9 +29,11 @@ final class ValidationIntegrationTests: IntegrationTestCase {
     func test_ratingOutOfRange_is422WithTheServersMessage() async {
         let error = await apiError(client.send(Reviews.post(facilityID: 1, content: "最高", rating: 9)))
 
-        guard case .unacceptableStatus(_, let response, let message)? = error else {
+        guard let matched = error, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(error.map { "\($0)" } ?? "nil")")
         }
+        let response = matched.response!
+        let message = matched.serverMessage
         XCTAssertEqual(response.statusCode, 422)
         XCTAssertEqual(message, "rating must be between 1 and 5")
         XCTAssertEqual(error?.description, #"POST /facilities/1/reviews failed: the server answered 422 Unprocessable Content ("rating must be between 1 and 5")."#)
@@ -39,9 +44,11 @@ final class ValidationIntegrationTests: IntegrationTestCase {
 
         let error = await apiError(client.send(GetOrder(id: 1)))
 
-        guard case .unacceptableStatus(_, let response, let message)? = error else {
+        guard let matched = error, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(error.map { "\($0)" } ?? "nil")")
         }
+        let response = matched.response!
+        let message = matched.serverMessage
         XCTAssertEqual(response.statusCode, 401)
         XCTAssertEqual(message, "unauthorized")
         XCTAssertEqual(response.value(forHeader: "www-authenticate"), "Bearer")
@@ -61,9 +68,12 @@ final class ValidationIntegrationTests: IntegrationTestCase {
     func test_htmlContentType_isUnacceptableContentType() async {
         let error = await apiError(client.send(GetOrder(id: 1, fault: "content-type=text/html")))
 
-        guard case .unacceptableContentType(_, let response, let contentType, let acceptable)? = error else {
+        guard let matched = error, matched.kind == .unacceptableContentType else {
             return XCTFail("expected unacceptableContentType, got \(error.map { "\($0)" } ?? "nil")")
         }
+        let response = matched.response!
+        let contentType = matched.contentType
+        let acceptable = matched.acceptableContentTypes
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(contentType, "text/html")
         XCTAssertEqual(acceptable, ["application/json", "application/*+json"])
@@ -79,9 +89,11 @@ final class ValidationIntegrationTests: IntegrationTestCase {
     func test_garbageBody_isDecodingFailedNamingTheTypeAndTheBodysStart() async {
         let error = await apiError(client.send(GetOrder(id: 1, fault: "body=garbage")))
 
-        guard case .decodingFailed(_, let response, let type, _, _)? = error else {
+        guard let matched = error, matched.kind == .decodingFailed else {
             return XCTFail("expected decodingFailed, got \(error.map { "\($0)" } ?? "nil")")
         }
+        let response = matched.response!
+        let type = matched.decodedType!
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(type, "Order")
         let description = error?.description ?? ""
