@@ -26,7 +26,11 @@ let package = Package(
         .executableTarget(name: "DemoServerTool", dependencies: ["DemoServer"], path: "Sources/DemoServerTool"),
         .executableTarget(name: "Playground", dependencies: ["Baton"], path: "Playground"),
         .executableTarget(name: "BatonBench", dependencies: ["Baton", "BatonLocking", "DemoServer"]),
-        .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonLocking", "DemoServer"]),
+        // Tests by layer, with what they share in TestSupport.
+        .target(name: "TestSupport", dependencies: ["Baton", "BatonLocking"], path: "Tests/TestSupport"),
+        .testTarget(name: "PromiseTests", dependencies: ["Baton", "BatonLocking", "TestSupport"]),
+        .testTarget(name: "ClientTests", dependencies: ["Baton", "BatonLocking", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Baton", "BatonLocking", "DemoServer", "TestSupport"]),
         .testTarget(name: "DemoServerTests", dependencies: ["BatonLocking", "DemoServer"]),
     ],
     swiftLanguageModes: [.v6]

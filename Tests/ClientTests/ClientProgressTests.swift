@@ -1,0 +1,59 @@
+@testable import Baton
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+import XCTest
+
+/// The call's promise reports the transport's progress; a retry starts again from zero (the
+/// first attempt reports nothing before the transport does).
+final class ProgressClientTests: XCTestCase {
+
+    func test_transportProgress_reachesTheCallsPromise() async throws {
+        let sent = expectation(description: "the transport received the request")
+        let transport = ManualTransport { _ in sent.fulfill() }
+        let seen = Recorder<PromiseProgress>()
+        let promise = makeClient(transport: transport).send(Request<Order>(.get, "orders/1"))
+        promise.progress { seen.append($0) }
+        await fulfillment(of: [sent], timeout: 5)
+        transport.exchange(0).progress(PromiseProgress(completed: 40, total: 100))
+        transport.exchange(0).progress(PromiseProgress(completed: 100, total: 100))
+        transport.exchange(0).fulfill(.json(Fixtures.orderJSON))
+        _ = try await promise.value
+        XCTAssertEqual(seen.events, [PromiseProgress(completed: 40, total: 100), PromiseProgress(completed: 100, total: 100)])
+    }
+
+    /// The retry reports zero before it reaches the transport, so the count is checked as soon as
+    /// the second request arrives. (Progress a test reported right then could be lost: the
+    /// client subscribes to the transport's promise only after `send` returns, and progress
+    /// reported before anyone subscribes is not kept.)
+    func test_eachAttempt_startsProgressAgainFromZero() async throws {
+        let firstSent = expectation(description: "first attempt sent")
+        let secondSent = expectation(description: "second attempt sent")
+        let transport = ManualTransport { count in
+            if count == 1 { firstSent.fulfill() }
+            if count == 2 { secondSent.fulfill() }
+        }
+        let seen = Recorder<PromiseProgress>()
+        let promise = makeClient(transport: transport, retriers: [fastRetryPolicy]).send(Request<Order>(.get, "orders/1"))
+        promise.progress { seen.append($0) }
+        await fulfillment(of: [firstSent], timeout: 5)
+        transport.exchange(0).progress(PromiseProgress(completed: 40, total: 100))
+        transport.exchange(0).fulfill(HTTPResponse(statusCode: 503))
+        await fulfillment(of: [secondSent], timeout: 5)
+        XCTAssertEqual(seen.events, [PromiseProgress(completed: 40, total: 100), PromiseProgress(completed: 0)])
+        transport.exchange(1).fulfill(.json(Fixtures.orderJSON))
+        _ = try await promise.value
+    }
+
+    func test_endpointsChoiceOfDownloadProgress_reachesTheTransport() async throws {
+        let transport = ManualTransport()
+        let client = makeClient(transport: transport)
+        var tracked = Request<Data>(.get, "photos/1")
+        tracked.tracksDownloadProgress = true
+        let calls = [client.send(Request<Data>(.get, "photos/1")), client.send(tracked)]
+        XCTAssertEqual([transport.exchange(0).tracksDownloadProgress, transport.exchange(1).tracksDownloadProgress], [false, true])
+        calls.forEach { $0.cancel() }
+    }
+}

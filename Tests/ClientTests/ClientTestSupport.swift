@@ -1,0 +1,287 @@
+@testable import Baton
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import BatonLocking
+import TestSupport
+import XCTest
+
+// Shared helpers of the client tests: the API's values, fixed answers, and the stubs, monitors,
+// adapters and retriers the tests drive the client with.
+
+// MARK: - Models
+
+/// An order as the demo API sends it (`bikou` is the remarks field, 備考).
+struct Order: Codable, Equatable, Sendable {
+    var id: Int
+    var name: String
+    var ordersum: Int
+    var subtotal: Int
+    var bikou: String
+}
+
+/// A review; its JSON uses snake_case keys (`facility_id`).
+struct Review: Codable, Equatable, Sendable {
+    var id: Int
+    var facilityId: Int
+    var content: String
+    var rating: Int
+}
+
+/// The body of a review post.
+struct NewReview: Codable, Equatable, Sendable {
+    var facilityId: Int
+    var content: String
+    var rating: Int
+}
+
+/// A token response, as an OAuth server sends it.
+struct TokenResponse: Codable, Equatable, Sendable {
+    var accessToken: String
+    var expiresIn: Int
+}
+
+/// A value whose encoding always fails.
+struct Unencodable: Encodable, Sendable {
+    func encode(to encoder: any Encoder) throws {
+        throw EncodingFailure()
+    }
+}
+
+/// The error ``Unencodable`` throws.
+struct EncodingFailure: Error, Equatable {}
+
+/// Fixed values the client tests answer with and expect.
+enum Fixtures {
+    static let orderJSON = #"{"id":1,"name":"山田","ordersum":2,"subtotal":1200,"bikou":"急ぎ"}"#
+    static let order = Order(id: 1, name: "山田", ordersum: 2, subtotal: 1200, bikou: "急ぎ")
+
+    static let reviewJSON = #"{"id":9,"facility_id":1,"content":"良い","rating":5}"#
+    static let review = Review(id: 9, facilityId: 1, content: "良い", rating: 5)
+
+    /// A decoder for the API's snake_case keys.
+    static func snakeCaseDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+}
+
+/// An endpoint whose response is the body as text (the `Response == String` defaults).
+struct TextEndpoint: Endpoint {
+    typealias Response = String
+    var path: EndpointPath { "greeting" }
+}
+
+/// An error an adapter throws, compared by value.
+struct AdapterFailure: Error, Equatable {
+    var code: Int
+}
+
+/// A monitor that keeps every event, in order, and calls `onEvent` after recording each.
+final class RecordingMonitor: ClientMonitor {
+    private let storage = Locked<[ClientEvent]>([])
+    private let onEvent: @Sendable (ClientEvent) -> Void
+
+    init(onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in }) {
+        self.onEvent = onEvent
+    }
+
+    func receive(_ event: ClientEvent, from client: Client) {
+        storage.withLock { $0.append(event) }
+        onEvent(event)
+    }
+
+    var events: [ClientEvent] {
+        storage.withLock { $0 }
+    }
+
+    /// The events as short labels, such as `attemptStarted 1`.
+    var labels: [String] {
+        events.map(Self.label)
+    }
+
+    static func label(_ event: ClientEvent) -> String {
+        switch event.kind {
+        case .started: return "started \(event.request)"
+        case .attemptStarted: return "attemptStarted \(event.attempt!)"
+        case .retrying: return "retrying \(event.attempt!)"
+        case .succeeded: return "succeeded \(event.response!.statusCode) attempts \(event.attempts!)"
+        case .failed: return "failed attempts \(event.attempts!)"
+        default: return "\(event.kind)"
+        }
+    }
+
+    /// The error of the last `failed` event, if any.
+    var failedError: (any Error)? {
+        for event in events.reversed() {
+            if event.kind == .failed { return event.error }
+        }
+        return nil
+    }
+}
+
+/// A retrier that logs "`name` `attempt`" and answers `decision`.
+struct ScriptedRetrier: RequestRetrier {
+    var name: String
+    var decision: RetryDecision
+    var log: Recorder<String>
+
+    func retry(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) async -> RetryDecision {
+        log.append("\(name) \(context.attempt)")
+        return decision
+    }
+}
+
+/// An adapter that logs "`name` `attempt`" and sets the header `X-Adapted-By` to the names of
+/// the adapters that ran so far.
+struct LoggingAdapter: RequestAdapter {
+    var name: String
+    var log: Recorder<String>
+
+    func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
+        log.append("\(name) \(context.attempt)")
+        var request = request
+        let before = request.value(forHTTPHeaderField: "X-Adapted-By").map { $0 + "," } ?? ""
+        request.setValue(before + name, forHTTPHeaderField: "X-Adapted-By")
+        return request
+    }
+}
+
+/// A transport whose exchanges the test settles by hand, to drive progress and observe
+/// cancellation.
+final class ManualTransport: Transport {
+    struct Exchange: Sendable {
+        let request: URLRequest
+        /// What the client asked of the transport's progress.
+        let tracksDownloadProgress: Bool
+        let progress: @Sendable (PromiseProgress) -> Void
+        let fulfill: @Sendable (HTTPResponse) -> Void
+        let reject: @Sendable (any Error) -> Void
+        /// How often the exchange's cancel handler ran.
+        let cancellations: Counter
+    }
+
+    private let exchanges = Locked<[Exchange]>([])
+    private let onSend: @Sendable (Int) -> Void
+
+    /// `onSend` receives the number of exchanges so far, after each send. It runs inside `send`,
+    /// before the client has subscribed to the returned promise: progress reported right then
+    /// reaches no one.
+    init(onSend: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.onSend = onSend
+    }
+
+    func send(_ request: URLRequest, body: TransportBody?, tracksDownloadProgress: Bool) -> Promise<HTTPResponse> {
+        let promise = Promise<HTTPResponse> { progress, fulfill, reject, configure in
+            let cancellations = Counter()
+            configure.cancel = { cancellations.increment() }
+            let exchange = Exchange(request: request, tracksDownloadProgress: tracksDownloadProgress, progress: progress,
+                                    fulfill: fulfill, reject: reject, cancellations: cancellations)
+            exchanges.withLock { $0.append(exchange) }
+        }
+        onSend(exchanges.withLock { $0.count })
+        return promise
+    }
+
+    /// The `index`th exchange (0-based).
+    func exchange(_ index: Int) -> Exchange {
+        exchanges.withLock { $0[index] }
+    }
+
+    var count: Int {
+        exchanges.withLock { $0.count }
+    }
+}
+
+// MARK: - Clients and stubs
+
+/// A client over `transport`. Retriers are none unless given, so that each test states them.
+func makeClient(
+    baseURL: String = "http://h/",
+    transport: any Transport,
+    retriers: [any RequestRetrier] = [],
+    configure: (inout Client.Configuration) -> Void = { _ in }
+) -> Client {
+    Client(baseURL: URL(string: baseURL)!, transport: transport) { configuration in
+        configuration.retriers = retriers
+        configure(&configuration)
+    }
+}
+
+/// A retry policy with a 1 ms base delay, to keep retry tests fast.
+let fastRetryPolicy = RetryPolicy(baseDelay: .milliseconds(1))
+
+/// A stub that answers with `answers` in order, repeating the last one.
+func sequencedStub(_ answers: [Result<HTTPResponse, URLError>]) -> StubTransport {
+    let calls = Counter()
+    return StubTransport { _, _ in
+        let index = min(calls.increment(), answers.count) - 1
+        return try answers[index].get()
+    }
+}
+
+/// A stub that answers with `responses` in order, repeating the last one.
+func sequencedStub(_ responses: [HTTPResponse]) -> StubTransport {
+    sequencedStub(responses.map { .success($0) })
+}
+
+/// A stub that always answers with `response`.
+func constantStub(_ response: HTTPResponse) -> StubTransport {
+    StubTransport { _, _ in response }
+}
+
+/// Waits for `promise` and returns the error it failed with, or `nil` if it fulfilled.
+func awaitError<T>(_ promise: Promise<T>) async -> (any Error)? {
+    do {
+        _ = try await promise.value
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// A summary for `method` and `path` on `http://h/`, as the client makes it.
+func summary(_ method: HTTPMethod = .get, _ path: String) -> RequestSummary {
+    RequestSummary(method: method, url: URL(string: "http://h/" + path), path: path)
+}
+
+// MARK: - Assertions
+
+/// The `invalidRequest` fields of `error`, or a failure.
+func invalidRequestParts(
+    _ error: (any Error)?, file: StaticString = #filePath, line: UInt = #line
+) -> (request: RequestSummary, field: String, reason: String)? {
+    guard let matched = error as? APIError, matched.kind == .invalidRequest else {
+        XCTFail("expected APIError.invalidRequest, got \(String(describing: error))", file: file, line: line)
+        return nil
+    }
+    let request = matched.request
+    let field = matched.field!
+    let reason = matched.reason!
+    return (request, field, reason)
+}
+
+/// The delay of a `.retry` decision, or a failure.
+func retryDelay(
+    _ decision: RetryDecision, file: StaticString = #filePath, line: UInt = #line
+) -> Duration? {
+    guard case .retry(let delay) = decision else {
+        XCTFail("expected .retry, got \(decision)", file: file, line: line)
+        return nil
+    }
+    return delay
+}
+
+/// The only request `transport` received, or a failure.
+func onlyRequest(
+    _ transport: StubTransport, file: StaticString = #filePath, line: UInt = #line
+) -> URLRequest? {
+    let requests = transport.requests
+    guard requests.count == 1 else {
+        XCTFail("expected exactly one request, got \(requests.count)", file: file, line: line)
+        return nil
+    }
+    return requests[0]
+}

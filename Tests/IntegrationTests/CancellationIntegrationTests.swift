@@ -1,0 +1,129 @@
+import BatonLocking
+import Baton
+import Foundation
+import TestSupport
+import XCTest
+
+/// Cancelling a call on the wire: the promise settles at once, the connection is closed, and the
+/// server abandons the work (DemoServer logs "abandoned: the client closed the connection during
+/// the delay" when the peer hangs up while a `delay` fault holds the answer).
+final class CancellationIntegrationTests: IntegrationTestCase {
+    /// Sends `endpoint` and returns once the server has started handling it (counted it for
+    /// `route`), so that a cancel reaches a request the server is working on.
+    private func sendAndWaitUntilTheServerHasIt<E: Endpoint>(
+        _ endpoint: E, route: String, through client: Client? = nil
+    ) async throws -> Promise<E.Response> {
+        let promise = (client ?? self.client).send(endpoint)
+        try await waitUntilServerCounts(1, for: route)
+        return promise
+    }
+
+    func test_cancellingADelayedRequest_settlesWithinASecondAndServerAbandonsIt() async throws {
+        let abandoned = serverLog.expectLine(containing: "abandoned")
+        let settled = expectation(description: "the failure handler ran")
+        let settledAt = Locked<(time: ContinuousClock.Instant, isCancelled: Bool)?>(nil)
+        let promise = try await sendAndWaitUntilTheServerHasIt(GetOrder(id: 1, fault: "delay=5s"), route: "GET /orders/:id")
+        promise.failure { _, isCancelled in
+            settledAt.withLock { $0 = (.now, isCancelled) }
+            settled.fulfill()
+        }
+
+        let cancelledAt = ContinuousClock.now
+        promise.cancel()
+
+        await fulfillment(of: [settled], timeout: 1)
+        let outcome = try XCTUnwrap(settledAt.value)
+        XCTAssertTrue(outcome.isCancelled)
+        XCTAssertLessThan(seconds(outcome.time - cancelledAt), 1.0)
+        XCTAssertEqual(promise.state, .cancelled)
+        await fulfillment(of: [abandoned], timeout: 3)
+        XCTAssertEqual(serverLog.all.filter { $0.contains("abandoned") }.count, 1)
+        XCTAssertTrue(serverLog.all.contains { $0.contains(#""GET /orders/1 HTTP/1.1" -"#) && $0.contains("abandoned") }, "\(serverLog.all)")
+    }
+
+    func test_awaitingACancelledCall_throwsCancellationError() async throws {
+        let promise = try await sendAndWaitUntilTheServerHasIt(GetOrder(id: 1, fault: "delay=5s"), route: "GET /orders/:id")
+
+        promise.cancel()
+
+        do {
+            _ = try await promise.value
+            XCTFail("a cancelled call fulfilled")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(type(of: error)): \(error)")
+        }
+    }
+
+    func test_cancellingADelayedPost_neverCreatesTheReview() async throws {
+        let abandoned = serverLog.expectLine(containing: "abandoned")
+        let promise = try await sendAndWaitUntilTheServerHasIt(
+            Reviews.post(facilityID: 1, content: "取り消し", rating: 5, headers: ["X-Demo-Fault": "delay=2s"]),
+            route: "POST /facilities/:facility_id/reviews"
+        )
+
+        promise.cancel()
+
+        await fulfillment(of: [abandoned], timeout: 3)
+        let error = await apiError(client.send(Reviews.get(id: 1)))
+        XCTAssertEqual(error?.statusCode, 404)
+        XCTAssertEqual(serverLog.all.filter { $0.contains(#""POST /facilities/1/reviews HTTP/1.1" -"#) && $0.contains("abandoned") }.count, 1,
+                       "\(serverLog.all)")
+    }
+
+    func test_cancelledCall_isReportedToMonitorsAsFailedCancelledOnceTheRequestStopped() async throws {
+        let reported = expectation(description: "a failed event")
+        let events = EventRecorder { event in
+            if event.kind == .failed { reported.fulfill() }
+        }
+        let client = makeClient { $0.monitors = [events] }
+        let promise = try await sendAndWaitUntilTheServerHasIt(GetOrder(id: 1, fault: "delay=5s"), route: "GET /orders/:id", through: client)
+
+        promise.cancel()
+
+        await fulfillment(of: [reported], timeout: 2)
+        XCTAssertEqual(events.labels, ["started GET /orders/1", "attempt 1", "failed after 1 (cancelled)"])
+    }
+
+    func test_cancellingDuringTheWaitBeforeARetry_sendsNoFurtherAttempt() async throws {
+        let retrying = expectation(description: "the retry is scheduled")
+        let secondAttempt = expectation(description: "a second attempt")
+        secondAttempt.isInverted = true
+        let events = EventRecorder { event in
+            if event.kind == .retrying { retrying.fulfill() }
+            if event.kind == .attemptStarted, event.attempt == 2 { secondAttempt.fulfill() }
+        }
+        let client = makeClient { $0.retriers = [RetryPolicy.default]; $0.monitors = [events] }
+        let promise = client.send(GetOrder(id: 1, fault: "status=503;retry-after=1"))
+        await fulfillment(of: [retrying], timeout: 3)
+
+        promise.cancel()
+
+        // The retry was due one second after the first attempt failed.
+        await fulfillment(of: [secondAttempt], timeout: 1.5)
+        XCTAssertEqual(promise.state, .cancelled)
+        let requests = try await requestCount("GET /orders/:id")
+        XCTAssertEqual(requests, 1)
+    }
+
+    /// `ClientMonitor`: "A cancelled call is reported as `failed` with `APIError.cancelled` once
+    /// the request has stopped". When the cancel comes during the wait before a retry, the
+    /// scheduled attempt finds the promise settled and returns without reporting anything.
+    func test_cancellingDuringTheWaitBeforeARetry_isReportedToMonitorsAsFailedCancelled() async throws {
+        let retrying = expectation(description: "the retry is scheduled")
+        let reported = expectation(description: "a failed event")
+        let events = EventRecorder { event in
+            if event.kind == .retrying { retrying.fulfill() }
+            if event.kind == .failed { reported.fulfill() }
+        }
+        let client = makeClient { $0.retriers = [RetryPolicy.default]; $0.monitors = [events] }
+        let promise = client.send(GetOrder(id: 1, fault: "status=503;retry-after=1"))
+        await fulfillment(of: [retrying], timeout: 3)
+
+        promise.cancel()
+
+        await fulfillment(of: [reported], timeout: 2)
+        XCTAssertEqual(events.labels, [
+            "started GET /orders/1", "attempt 1", "retrying after 1 (status 503)", "failed after 1 (cancelled)",
+        ])
+    }
+}

@@ -1,0 +1,103 @@
+import BatonLocking
+import Baton
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+import XCTest
+
+/// Pausing and resuming a call over a real socket: the call completes with its value once
+/// resumed, quick pauses and resumes on many threads neither crash nor hang it, and a cancel
+/// while paused settles it at once. On Apple platforms the task is suspended; on Linux it is
+/// not (URLSession there crashed on exactly these quick pause-resume pairs when it was), and
+/// the promise holds progress back instead, which the last test shows.
+final class PauseIntegrationTests: IntegrationTestCase {
+    func test_pausedThenResumedRequest_completesWithItsValue() async throws {
+        let promise = client.send(GetOrder(id: 1))
+
+        promise.pause()
+        XCTAssertEqual(promise.state, .paused)
+        promise.resume()
+
+        let order = try await promise.value
+        XCTAssertEqual(order.id, 1)
+        XCTAssertEqual(promise.state, .fulfilled)
+    }
+
+    func test_pausedThenResumedUpload_storesThePhoto() async throws {
+        let image = Multipart.imageBytes(count: 256 << 10)
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "一時停止", rating: 4)).value
+        var form = Multipart()
+        form.addFile(image)
+        let upload = client.send(Photos.upload(reviewID: review.id, form))
+
+        upload.pause()
+        upload.resume()
+
+        let photo = try await upload.value
+        XCTAssertEqual(photo.bytes, image.count)
+        XCTAssertEqual(photo.sha256, Fixtures.sha256Hex(image))
+    }
+
+    /// Eight threads pause and resume the same call at once, then one last resume: whatever
+    /// order they reached the task in, it must end up running, and nothing may deadlock.
+    func test_pausesAndResumesRacingOnManyThreads_endRunningAfterALastResume() async throws {
+        let promise = client.send(GetOrder(id: 2, fault: "delay=200ms"))
+
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<50 {
+                promise.pause()
+                promise.resume()
+            }
+        }
+        promise.resume()
+
+        let order = try await promise.value
+        XCTAssertEqual(order.id, 2)
+    }
+
+    func test_cancellingAPausedRequest_settlesAsCancelled() async throws {
+        let promise = client.send(GetOrder(id: 1, fault: "delay=2s"))
+        promise.pause()
+
+        promise.cancel()
+
+        XCTAssertEqual(promise.state, .cancelled)
+        do {
+            _ = try await promise.value
+            XCTFail("a cancelled call fulfilled")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(type(of: error)): \(error)")
+        }
+    }
+
+    #if canImport(FoundationNetworking)
+    /// Linux: paused, and watched, before its request could start, a tracked download still
+    /// runs but delivers no progress; when it settles, the newest progress (all the bytes) is
+    /// handed over once, then the value. (On Apple platforms the suspended download would wait
+    /// for a resume.)
+    func test_pausedDownload_holdsProgressBackUntilItSettles() async throws {
+        let image = Multipart.imageBytes(count: 512 << 10)
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "保留", rating: 3)).value
+        var form = Multipart()
+        form.addFile(image)
+        let photo = try await client.send(Photos.upload(reviewID: review.id, form)).value
+        let release = DispatchSemaphore(value: 0)
+        let heldClient = makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let reported = Locked<[PromiseProgress]>([])
+
+        let download = heldClient.send(Photos.download(id: photo.id))
+        download.pause()
+        download.progress { progress in reported.withLock { $0.append(progress) } }
+        release.signal()
+        let bytes = try await download.value
+
+        let total = Int64(image.count)
+        XCTAssertEqual(bytes, image)
+        XCTAssertEqual(reported.value, [PromiseProgress(completed: total, total: total)])
+    }
+
+    #endif
+}

@@ -1,0 +1,113 @@
+import BatonLocking
+import Baton
+import Dispatch
+import Foundation
+import TestSupport
+import XCTest
+
+/// Progress of real transfers, in bytes: a 1 MiB photo uploaded as multipart and downloaded back.
+final class ProgressIntegrationTests: IntegrationTestCase {
+    private static let imageSize = 1 << 20
+    private let image = Multipart.imageBytes(count: ProgressIntegrationTests.imageSize)
+
+    /// The multipart body of `image` as `photo.jpg`, with a caption.
+    private var form: Multipart {
+        var form = Multipart()
+        form.addText(name: "caption", "夜景")
+        form.addFile(image)
+        return form
+    }
+
+    /// Posts a review and uploads `image` to it; returns the photo.
+    private func uploadImage(through client: Client? = nil, progress: (@Sendable (PromiseProgress) -> Void)? = nil) async throws -> Photo {
+        let client = client ?? self.client!
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "写真付き", rating: 5)).value
+        let upload = client.send(Photos.upload(reviewID: review.id, form))
+        if let progress { upload.progress(progress) }
+        return try await upload.value
+    }
+
+    /// Whether `values` never go down.
+    private func isNonDecreasing(_ values: [Int64]) -> Bool {
+        zip(values, values.dropFirst()).allSatisfy { $0 <= $1 }
+    }
+
+    func test_uploadedPhoto_arrivesByteForByte() async throws {
+        let photo = try await uploadImage()
+
+        XCTAssertEqual(photo, Photo(id: 1, reviewID: 1, url: "/photos/1", bytes: Self.imageSize, sha256: Fixtures.sha256Hex(image)))
+    }
+
+    func test_upload_reportsBytesSentUpToTheBodysLength() async throws {
+        let bodyLength = Int64(form.body.count)
+        let reported = Locked<[PromiseProgress]>([])
+
+        _ = try await uploadImage { progress in reported.withLock { $0.append(progress) } }
+
+        let sending = reported.value.filter { $0.total == bodyLength }
+        XCTAssertGreaterThan(sending.count, 1, "\(reported.value)")
+        XCTAssertTrue(isNonDecreasing(sending.map(\.completed)), "\(sending)")
+        XCTAssertEqual(sending.last, PromiseProgress(completed: bodyLength, total: bodyLength))
+    }
+
+    func test_upload_thenReportsTheResponsesBytes() async throws {
+        let reported = Locked<[PromiseProgress]>([])
+
+        _ = try await uploadImage { progress in reported.withLock { $0.append(progress) } }
+
+        let answer = #"{"id":1,"review_id":1,"url":"/photos/1","bytes":1048576,"sha256":"\#(Fixtures.sha256Hex(image))"}"#
+        let answerLength = Int64(answer.utf8.count)
+        XCTAssertEqual(reported.value.last, PromiseProgress(completed: answerLength, total: answerLength), "\(reported.value.suffix(5))")
+    }
+
+    func test_download_reportsNonDecreasingBytesEndingAtTheTotal() async throws {
+        let photo = try await uploadImage()
+        let reported = Locked<[PromiseProgress]>([])
+
+        let bytes = try await client.send(Photos.download(id: photo.id))
+            .progress { progress in reported.withLock { $0.append(progress) } }
+            .value
+
+        let total = Int64(Self.imageSize)
+        let receiving = reported.value.filter { $0.total == total }
+        XCTAssertEqual(bytes, image)
+        XCTAssertGreaterThan(receiving.count, 2, "\(reported.value)")
+        XCTAssertTrue(isNonDecreasing(reported.value.map(\.completed)), "\(reported.value)")
+        XCTAssertEqual(reported.value.last, PromiseProgress(completed: total, total: total))
+    }
+
+    func test_downloadNotTracked_reportsTheBytesOnceWhenComplete() async throws {
+        let photo = try await uploadImage()
+        let reported = Locked<[PromiseProgress]>([])
+        // Watched before the request can start, so that its one report cannot come first.
+        let release = DispatchSemaphore(value: 0)
+        let heldClient = makeClient { $0.adapters = [HeldAdapter(release: release)] }
+
+        let download = heldClient.send(Photos.download(id: photo.id, tracksProgress: false))
+            .progress { progress in reported.withLock { $0.append(progress) } }
+        release.signal()
+        let bytes = try await download.value
+
+        let total = Int64(Self.imageSize)
+        XCTAssertEqual(bytes, image)
+        XCTAssertEqual(reported.value, [PromiseProgress(completed: total, total: total)])
+    }
+
+    func test_retriedDownload_restartsItsProgressAtZero() async throws {
+        let photo = try await uploadImage()
+        let reported = Locked<[PromiseProgress]>([])
+
+        let bytes = try await client.send(Photos.download(id: photo.id, headers: ["X-Demo-Fault": "status=503;times=1"]))
+            .progress { progress in reported.withLock { $0.append(progress) } }
+            .value
+
+        let values = reported.value
+        // The first attempt received the 503's {"message":"injected"}, 22 bytes.
+        let firstAttemptEnd = try XCTUnwrap(values.firstIndex(of: PromiseProgress(completed: 22, total: 22)), "\(values)")
+        let restart = try XCTUnwrap(values[firstAttemptEnd...].firstIndex { $0.completed == 0 }, "\(values)")
+        let total = Int64(Self.imageSize)
+        XCTAssertTrue(isNonDecreasing(values[restart...].map(\.completed)), "\(values)")
+        XCTAssertEqual(values.last, PromiseProgress(completed: total, total: total))
+        XCTAssertEqual(bytes, image)
+    }
+}

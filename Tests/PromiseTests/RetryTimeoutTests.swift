@@ -1,0 +1,204 @@
+import Baton
+import TestSupport
+import XCTest
+
+/// Promise.retry(times:delay:_:) and timeout(after:).
+final class RetryTimeoutTests: XCTestCase {
+    // MARK: retry
+
+    func test_retry_failingTwiceThenSucceeding_withTimesTwo_fulfilsAfterThreeAttempts() {
+        let attempts = Counter()
+        let settled = expectation(description: "settled")
+        let retried = Promise<Int>.retry(times: 2, delay: .milliseconds(10)) {
+            let attempt = attempts.increment()
+            return attempt < 3 ? Promise(error: TestError.step(attempt)) : Promise(value: attempt * 10)
+        }
+        retried.always { settled.fulfill() }
+        wait(for: [settled], timeout: 5)
+        XCTAssertEqual(retried.fulfilledValue, 30)
+        XCTAssertEqual(attempts.value, 3)
+    }
+
+    func test_retry_exhausted_rejectsWithTheLastAttemptsError() {
+        let attempts = Counter()
+        let settled = expectation(description: "settled")
+        let retried = Promise<Int>.retry(times: 2, delay: .milliseconds(10)) {
+            Promise(error: TestError.step(attempts.increment()))
+        }
+        retried.always { settled.fulfill() }
+        wait(for: [settled], timeout: 5)
+        XCTAssertTestError(retried.failureError, .step(3))
+        XCTAssertEqual(attempts.value, 3)
+    }
+
+    func test_retry_firstAttemptFulfilling_callsTheFactoryOnce() {
+        let attempts = Counter()
+        let retried = Promise<String>.retry(times: 5) {
+            attempts.increment()
+            return Promise(value: "first time")
+        }
+        XCTAssertEqual(retried.fulfilledValue, "first time")
+        XCTAssertEqual(attempts.value, 1)
+    }
+
+    func test_retry_pendingAttempt_keepsTheRetriedPromisePendingUntilItSettles() {
+        let attempt = Deferred<Int>()
+        let retried = Promise<Int>.retry(times: 1) { attempt.promise }
+        XCTAssertEqual(retried.state, .running)
+        attempt.fulfill(4)
+        XCTAssertEqual(retried.fulfilledValue, 4)
+    }
+
+    func test_retry_attemptRejectingWithCancellation_isNotRetried() {
+        let attempts = Counter()
+        let retried = Promise<Int>.retry(times: 3) {
+            attempts.increment()
+            return Promise(error: CancellationError())
+        }
+        // Settled at once: a retry would have left it pending until the next attempt.
+        XCTAssertEqual(retried.state, .cancelled)
+        XCTAssertEqual(attempts.value, 1)
+    }
+
+    func test_retry_negativeTimes_countsAsZero() {
+        let attempts = Counter()
+        let retried = Promise<Int>.retry(times: -3) {
+            Promise(error: TestError.step(attempts.increment()))
+        }
+        XCTAssertTestError(retried.failureError, .step(1))
+        XCTAssertEqual(attempts.value, 1)
+    }
+
+    func test_retry_cancellingDuringAnAttempt_cancelsItAndStartsNoOther() {
+        let attempts = Recorder<Deferred<Int>>()
+        let secondAttempt = expectation(description: "a second attempt started")
+        secondAttempt.isInverted = true
+        let retried = Promise<Int>.retry(times: 3, delay: .milliseconds(10)) {
+            let attempt = Deferred<Int>()
+            attempts.append(attempt)
+            if attempts.count > 1 { secondAttempt.fulfill() }
+            return attempt.promise
+        }
+        retried.cancel()
+        XCTAssertEqual(retried.state, .cancelled)
+        XCTAssertEqual(attempts.events.map(\.cancelCount), [1])
+        wait(for: [secondAttempt], timeout: 0.2)
+        XCTAssertEqual(attempts.count, 1)
+    }
+
+    func test_retry_cancellingDuringTheDelay_startsNoOtherAttempt() {
+        let attempts = Counter()
+        let secondAttempt = expectation(description: "a second attempt started")
+        secondAttempt.isInverted = true
+        let retried = Promise<Int>.retry(times: 3, delay: .milliseconds(100)) {
+            if attempts.increment() > 1 { secondAttempt.fulfill() }
+            return Promise(error: TestError.boom)
+        }
+        // The first attempt failed inside retry(); the second waits for the delay.
+        XCTAssertEqual(retried.state, .running)
+        retried.cancel()
+        wait(for: [secondAttempt], timeout: 0.4)
+        XCTAssertEqual(attempts.value, 1)
+        XCTAssertEqual(retried.state, .cancelled)
+    }
+
+    func test_retry_doesNotStartTheNextAttemptBeforeTheDelay() {
+        let starts = Recorder<ContinuousClock.Instant>()
+        let settled = expectation(description: "settled")
+        let delay = Duration.milliseconds(50)
+        let retried = Promise<Int>.retry(times: 1, delay: delay) {
+            starts.append(.now)
+            return starts.count == 1 ? Promise(error: TestError.boom) : Promise(value: 2)
+        }
+        retried.always { settled.fulfill() }
+        wait(for: [settled], timeout: 5)
+        XCTAssertEqual(retried.fulfilledValue, 2)
+        XCTAssertEqual(starts.count, 2)
+        let gap = starts.events[1] - starts.events[0]
+        XCTAssertGreaterThanOrEqual(gap, delay)
+    }
+
+    func test_retry_reportsTheProgressOfTheRunningAttempt() {
+        let attempt = Deferred<Int>()
+        let received = Recorder<PromiseProgress>()
+        let retried = Promise<Int>.retry(times: 1) { attempt.promise }
+        retried.progress { received.append($0) }
+        attempt.report(3, of: 4)
+        XCTAssertEqual(received.events, [progress(3, of: 4)])
+    }
+
+    func test_retry_pausingPausesTheRunningAttempt() {
+        let attempt = Deferred<Int>()
+        let retried = Promise<Int>.retry(times: 1) { attempt.promise }
+        retried.pause()
+        retried.resume()
+        XCTAssertEqual([attempt.pauseCount, attempt.resumeCount], [1, 1])
+    }
+
+    // MARK: timeout
+
+    func test_timeout_rejectsWithTimedOut_andCancelsTheOriginal() {
+        let original = Deferred<Int>()
+        let settled = expectation(description: "settled")
+        let limited = original.promise.timeout(after: .milliseconds(20))
+        limited.always { settled.fulfill() }
+        wait(for: [settled], timeout: 5)
+        XCTAssertEqual(limited.state, .rejected)
+        guard case .timedOut(let limit)? = limited.failureError as? PromiseError else {
+            return XCTFail("expected PromiseError.timedOut, got \(String(describing: limited.result))")
+        }
+        XCTAssertEqual(limit, .milliseconds(20))
+        XCTAssertEqual(original.cancelCount, 1)
+        XCTAssertEqual(original.promise.state, .cancelled)
+    }
+
+    func test_timeout_failureObserverSeesTimedOutAsNotCancelled() {
+        let original = Deferred<Int>()
+        let settled = expectation(description: "settled")
+        let seen = Recorder<String>()
+        original.promise.timeout(after: .milliseconds(10)).failure { error, isCancelled in
+            seen.append("\(error is PromiseError) \(isCancelled)")
+            settled.fulfill()
+        }
+        wait(for: [settled], timeout: 5)
+        XCTAssertEqual(seen.events, ["true false"])
+    }
+
+    func test_timeout_promiseSettlingBeforeTheLimit_settlesNormally() {
+        let original = Deferred<Int>()
+        let limited = original.promise.timeout(after: .milliseconds(100))
+        original.fulfill(5)
+        XCTAssertEqual(limited.fulfilledValue, 5)
+        XCTAssertEqual(original.cancelCount, 0)
+    }
+
+    func test_timeout_rejectionBeforeTheLimit_passesTheErrorThrough() {
+        let original = Deferred<Int>()
+        let limited = original.promise.timeout(after: .milliseconds(100))
+        original.reject(TestError.boom)
+        XCTAssertTestError(limited.failureError, .boom)
+        XCTAssertEqual(original.cancelCount, 0)
+    }
+
+    func test_timeout_ofAnAlreadySettledPromise_settlesAtOnce() {
+        let limited = Promise(value: "done").timeout(after: .milliseconds(100))
+        XCTAssertEqual(limited.fulfilledValue, "done")
+    }
+
+    func test_timeout_cancellingTheLimitedPromise_cancelsTheOriginal() {
+        let original = Deferred<Int>()
+        let limited = original.promise.timeout(after: .seconds(60))
+        limited.cancel()
+        XCTAssertEqual(limited.state, .cancelled)
+        XCTAssertEqual(original.cancelCount, 1)
+    }
+
+    func test_timeout_progressOfTheOriginal_reachesTheLimitedPromise() {
+        let original = Deferred<Int>()
+        let received = Recorder<PromiseProgress>()
+        original.promise.timeout(after: .seconds(60)).progress { received.append($0) }
+        original.report(1, of: 2)
+        XCTAssertEqual(received.events, [progress(1, of: 2)])
+        original.fulfill(0)
+    }
+}
