@@ -12,15 +12,6 @@ import XCTest
 
 // MARK: - Models
 
-/// An order as the demo API sends it (`bikou` is the remarks field, 備考).
-struct Order: Codable, Equatable, Sendable {
-    var id: Int
-    var name: String
-    var ordersum: Int
-    var subtotal: Int
-    var bikou: String
-}
-
 /// A review; its JSON uses snake_case keys (`facility_id`).
 struct Review: Codable, Equatable, Sendable {
     var id: Int

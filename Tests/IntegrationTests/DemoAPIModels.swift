@@ -1,19 +1,12 @@
 import Baton
 import Foundation
+import TestSupport
 
 /// The demo API of shared/demo-api.md as an app would describe it to Baton: its values and its
 /// endpoints, in both styles Baton offers (a type per call, and a namespace of `Request`
-/// factories).
-///
-// MARK: Values
+/// factories). `Order` is shared with the client tests, in TestSupport.
 
-struct Order: Decodable, Equatable, Sendable {
-    var id: Int
-    var name: String
-    var ordersum: Int
-    var subtotal: Int
-    var bikou: String
-}
+// MARK: Values
 
 /// A review, its snake_case keys mapped by `CodingKeys` (works with any decoder).
 struct Review: Decodable, Equatable, Sendable {

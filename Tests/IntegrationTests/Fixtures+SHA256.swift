@@ -1,5 +1,6 @@
 @testable import DemoServer
 import Foundation
+import TestSupport
 
 // DemoServer's internal `SHA256` gives the digests, since Foundation has none on Linux.
 

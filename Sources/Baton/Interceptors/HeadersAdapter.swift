@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sets header fields on every request, such as a session token and a custom User-Agent
-/// (source document 004). Values are read when each attempt starts, so they may change.
+/// Sets header fields on every request, such as a session token and a custom User-Agent.
+/// Values are read when each attempt starts, so they may change.
 ///
 /// ```swift
 /// let headers = HeadersAdapter { ["X-Session-Token": session.token, "User-Agent": "MyApp/2.0"] }

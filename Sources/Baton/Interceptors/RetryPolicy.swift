@@ -29,7 +29,7 @@ public struct RetryPolicy: RequestRetrier {
 
     /// Two retries: enough to ride out a blip without tripling the load on a struggling server.
     public static let defaultRetryLimit = 2
-    /// Half a second, as source document 004 waits before retrying.
+    /// Half a second: long enough for a brief overload to pass, short enough to go unnoticed.
     public static let defaultBaseDelay = Duration.milliseconds(500)
     /// Ten seconds: longer than a user waits for a screen to fill.
     public static let defaultMaximumDelay = Duration.seconds(10)
