@@ -42,10 +42,13 @@ package struct Lock<Value>: ~Copyable, @unchecked Sendable {
         #if canImport(Darwin)
         return try lock.withLockUnchecked(body)
         #else
+        guard let annotations = ThreadSanitizer.annotations else {
+            return try mutex.withLock { (value: inout sending Value) -> R in try body(&value) }
+        }
         return try mutex.withLock { (value: inout sending Value) -> R in
             let address = Unmanaged.passUnretained(owner).toOpaque()
-            ThreadSanitizer.acquire?(address)
-            defer { ThreadSanitizer.release?(address) }
+            annotations.acquire(address)
+            defer { annotations.release(address) }
             return try body(&value)
         }
         #endif

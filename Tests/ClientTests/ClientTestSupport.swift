@@ -258,7 +258,7 @@ func invalidRequestParts(
 func retryDelay(
     _ decision: RetryDecision, file: StaticString = #filePath, line: UInt = #line
 ) -> Duration? {
-    guard case .retry(let delay) = decision else {
+    guard let delay = decision.delay else {
         XCTFail("expected .retry, got \(decision)", file: file, line: line)
         return nil
     }

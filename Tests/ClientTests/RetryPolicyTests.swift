@@ -35,8 +35,7 @@ final class RetryPolicyClientTests: XCTestCase {
     }
 
     private func isRetry(_ decision: RetryDecision) -> Bool {
-        if case .retry = decision { return true }
-        return false
+        decision.retries
     }
 
     // MARK: What is retried

@@ -119,7 +119,7 @@ final class Call<E: Endpoint>: Sendable {
         outcome.wait(for: decision)
         decision.subscribe { [self] event in
             guard case .settled(let settled) = event else { return }
-            guard case .success(.retry(let delay)) = Promise<RetryDecision>.result(of: settled), outcome.isPending else {
+            guard case .success(let decision) = Promise<RetryDecision>.result(of: settled), let delay = decision.delay, outcome.isPending else {
                 return finish(.failure(error), response: nil)
             }
             client.emit(.retrying(summary, attempt: number, error: error, delay: delay))

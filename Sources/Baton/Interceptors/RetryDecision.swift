@@ -1,7 +1,23 @@
-/// A retrier's answer.
-public enum RetryDecision: Sendable, Equatable {
+/// A retrier's answer: ``doNotRetry``, or ``retry(after:)`` with a delay.
+///
+/// A struct rather than an enum, so that new kinds of answer can be added without breaking a
+/// retrier's code: read it through ``delay``.
+public struct RetryDecision: Sendable, Equatable {
+    /// How long to wait before the next attempt; `nil` for no retry.
+    public let delay: Duration?
+
     /// Fail the call with the attempt's error.
-    case doNotRetry
+    public static let doNotRetry = RetryDecision(delay: nil)
+
     /// Start a new attempt after `delay`.
-    case retry(after: Duration)
+    public static func retry(after delay: Duration) -> RetryDecision {
+        RetryDecision(delay: delay)
+    }
+
+    private init(delay: Duration?) {
+        self.delay = delay
+    }
+
+    /// Whether this decision asks for another attempt.
+    public var retries: Bool { delay != nil }
 }

@@ -97,18 +97,11 @@ public struct RetryPolicy: RequestRetrier {
     }
 
     private func isRetryable(_ error: any Error) -> Bool {
-        switch error {
-        case let error as APIError:
-            switch error.kind {
-            case .transport: return error.urlError.map { retryableURLErrorCodes.contains($0.code) } ?? false
-            case .unacceptableStatus: return error.statusCode.map(retryableStatusCodes.contains) ?? false
-            default: return false
-            }
-        case let error as URLError:
-            return retryableURLErrorCodes.contains(error.code)
-        default:
-            return false
-        }
+        if let error = error as? URLError { return retryableURLErrorCodes.contains(error.code) }
+        guard let error = error as? APIError else { return false }
+        if let urlError = error.urlError { return retryableURLErrorCodes.contains(urlError.code) }
+        if error.kind == .unacceptableStatus, let status = error.statusCode { return retryableStatusCodes.contains(status) }
+        return false
     }
 
     /// The delay a `Retry-After` header asks for, in delta-seconds or as an HTTP date.
