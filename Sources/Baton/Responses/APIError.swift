@@ -54,6 +54,11 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public let request: RequestSummary
     /// The response, when the server sent one.
     public let response: HTTPResponse?
+    /// The response's status code, when the server sent one.
+    ///
+    /// Stored rather than read from ``response`` when asked: Swift 6.3's optimizer crashes on an
+    /// optional chain through the response of an error bound by `catch let error as APIError`.
+    public let statusCode: Int?
     /// The part of the request that could not be built (``Kind/invalidRequest``).
     public let field: String?
     /// Why the request could not be built (``Kind/invalidRequest``) or the body did not decode
@@ -81,6 +86,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         self.kind = kind
         self.request = request
         self.response = response
+        self.statusCode = response?.statusCode
         self.field = field
         self.reason = reason
         self.urlError = urlError
@@ -125,8 +131,6 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         APIError(.cancelled, request)
     }
 
-    /// The response's status code, when the server sent one.
-    public var statusCode: Int? { response?.statusCode }
 
     /// Whether the call was cancelled rather than failed.
     public var isCancelled: Bool { kind == .cancelled }
