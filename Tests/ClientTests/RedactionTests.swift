@@ -11,7 +11,7 @@ final class RedactionClientTests: XCTestCase {
 
     private let redaction = Redaction.default
 
-    private func makeRequest(_ method: String = "GET", _ url: String = "http://h/orders/1", headers: [String: String] = [:], body: String? = nil) -> URLRequest {
+    private func makeRequest(_ method: String = "GET", url: String = "http://h/orders/1", headers: [String: String] = [:], body: String? = nil) -> URLRequest {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -91,6 +91,22 @@ final class RedactionClientTests: XCTestCase {
         XCTAssertEqual(makeRequest().curlCommand(), "curl 'http://h/orders/1'")
     }
 
+    /// Writing the placeholder back into `URLComponents.percentEncodedQuery` trapped (exit 132):
+    /// `<` and `>` are not allowed there.
+    func test_curl_ofAQueryWithSecretFields_hidesTheirValuesWithoutTrapping() {
+        let request = makeRequest(url: "http://h/orders?page=2&access_token=t0ps3cret&Password=hunter2#top")
+        XCTAssertEqual(request.curlCommand(), "curl 'http://h/orders?page=2&access_token=<redacted>&Password=<redacted>#top'")
+    }
+
+    func test_url_withAPassword_hidesIt() {
+        let url = URL(string: "http://user:hunter2@h:8080/orders?token=abc")!
+        XCTAssertEqual(redaction.url(url), "http://user:<redacted>@h:8080/orders?token=<redacted>")
+    }
+
+    func test_url_withAUserAndNoPassword_keepsTheUser() {
+        XCTAssertEqual(redaction.url(URL(string: "http://user@h/orders")!), "http://user@h/orders")
+    }
+
     func test_curl_hidesAuthorizationAndCookie() {
         let request = makeRequest(headers: ["Authorization": "Bearer t0ps3cret", "Cookie": "session=abc", "Accept": "application/json"])
         XCTAssertEqual(
@@ -101,7 +117,7 @@ final class RedactionClientTests: XCTestCase {
 
     func test_curl_ofAFormPost_hidesTheTokenField() {
         let request = makeRequest(
-            "POST", "http://h/tokens", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            "POST", url: "http://h/tokens", headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: "grant_type=refresh_token&refresh_token=abc"
         )
         XCTAssertEqual(
@@ -111,7 +127,7 @@ final class RedactionClientTests: XCTestCase {
     }
 
     func test_curl_ofAJSONPost_hidesThePassword() {
-        let request = makeRequest("POST", "http://h/login", headers: ["Content-Type": "application/json"], body: #"{"password":"p","user":"u"}"#)
+        let request = makeRequest("POST", url: "http://h/login", headers: ["Content-Type": "application/json"], body: #"{"password":"p","user":"u"}"#)
         XCTAssertEqual(
             request.curlCommand(),
             #"curl -X POST 'http://h/login' -H 'Content-Type: application/json' --data-raw '{"password":"<redacted>","user":"u"}'"#
@@ -119,7 +135,7 @@ final class RedactionClientTests: XCTestCase {
     }
 
     func test_curl_escapesSingleQuotesForTheShell() {
-        let request = makeRequest("POST", "http://h/notes", headers: ["X-Name": "O'Brien", "Content-Type": "text/plain"], body: "it's")
+        let request = makeRequest("POST", url: "http://h/notes", headers: ["X-Name": "O'Brien", "Content-Type": "text/plain"], body: "it's")
         XCTAssertEqual(
             request.curlCommand(),
             #"curl -X POST 'http://h/notes' -H 'Content-Type: text/plain' -H 'X-Name: O'\''Brien' --data-raw 'it'\''s'"#

@@ -56,12 +56,27 @@ public struct Redaction: Sendable {
         return "<\(body.count) bytes>"
     }
 
-    /// `url` with the values of secret query items replaced.
+    /// `url` as text, with its password and the values of secret query items replaced.
+    ///
+    /// The text is assembled rather than set back into `URLComponents`: the placeholder's `<`
+    /// and `>` are not allowed in a percent-encoded query, and Foundation traps on them.
     public func url(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let query = components.percentEncodedQuery else { return url.absoluteString }
-        components.percentEncodedQuery = formFields(query)
-        return components.string ?? url.absoluteString
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return "<a URL that does not parse>"
+        }
+        let query = components.percentEncodedQuery
+        let fragment = components.percentEncodedFragment
+        let hasPassword = components.percentEncodedPassword != nil
+        components.percentEncodedQuery = nil
+        components.percentEncodedFragment = nil
+        components.percentEncodedPassword = nil
+        var text = components.string ?? ""
+        if hasPassword, let user = components.percentEncodedUser, let at = text.range(of: "//\(user)@") {
+            text.replaceSubrange(at, with: "//\(user):\(Self.placeholder)@")
+        }
+        if let query { text += "?" + formFields(query) }
+        if let fragment { text += "#" + fragment }
+        return text
     }
 
     /// `name=value&...` with the values of secret fields replaced.
