@@ -35,6 +35,8 @@ final class Exchange: @unchecked Sendable {
 // `exchanges` is a `Locked` (guarded by its own mutex); `redirects` is immutable.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let exchanges = Locked<[Int: Exchange]>([:])
+    /// The responses of challenges answered by cancelling, by task, until the task completes.
+    private let challenged = Locked<[Int: HTTPURLResponse]>([:])
     let redirects: RedirectPolicy
 
     init(redirects: RedirectPolicy) {
@@ -85,10 +87,47 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler(redirects.redirect(request, from: current))
     }
 
+    /// Answers an authentication challenge without a credential. Baton sends credentials itself,
+    /// through adapters; a challenge (a 401 or 407 with `WWW-Authenticate`) therefore completes
+    /// the call with that response (its head; FoundationNetworking drops the body). With no answer here, FoundationNetworking leaves a `Basic`
+    /// challenge's task waiting forever. Other challenges (TLS server trust, client certificates)
+    /// keep the system's handling.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        guard Self.httpAuthenticationMethods.contains(challenge.protectionSpace.authenticationMethod) else {
+            return completionHandler(.performDefaultHandling, nil)
+        }
+        // Cancelling is the one answer FoundationNetworking acts on at once; the task then fails
+        // as cancelled, and `result` hands back the challenge's response instead.
+        if let response = challenge.failureResponse as? HTTPURLResponse {
+            challenged.withLock { $0[task.taskIdentifier] = response }
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    /// The challenges a server makes with `WWW-Authenticate` or `Proxy-Authenticate`.
+    private static let httpAuthenticationMethods: Set<String> = [
+        NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
+        NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate,
+    ]
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         let response = exchange.response ?? task.response as? HTTPURLResponse
-        exchange.complete(Self.result(of: response, body: exchange.received, declaredLength: response?.expectedContentLength, error: error))
+        let result = Self.result(of: response, body: exchange.received, declaredLength: response?.expectedContentLength, error: error)
+        exchange.complete(answeringChallenge(of: task, result))
+    }
+
+    /// `result`, or the response of the challenge `task` was cancelled for: the call then
+    /// completes with the 401 (or 407), which validation reports. A cancel of the caller's own
+    /// lands first on the promise, which then ignores this.
+    func answeringChallenge(of task: URLSessionTask, _ result: Result<HTTPResponse, URLError>) -> Result<HTTPResponse, URLError> {
+        guard case .failure(let error) = result, error.code == .cancelled || error.code == .userCancelledAuthentication,
+              let response = challenged.withLock({ $0.removeValue(forKey: task.taskIdentifier) })
+        else { return result }
+        return .success(HTTPResponse(response, body: Data()))
     }
 
     /// What a finished task hands back, delegate task or completion-handler task alike:

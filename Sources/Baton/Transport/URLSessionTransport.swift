@@ -153,11 +153,11 @@ private final class Transfer: PromiseControl {
                 // the declared length comes from the task, and with nothing counted as received,
                 // any failure of unknown cause after a head that declared a length is taken for
                 // a body cut short (a delegate task counts the bytes, and tells them apart).
-                let result = SessionDelegate.result(
-                    of: response, body: data ?? Data(),
-                    declaredLength: self.state.withLock(annotating: self) { $0.task }?.countOfBytesExpectedToReceive,
-                    error: error
+                let task = self.state.withLock(annotating: self) { $0.task }
+                var result = SessionDelegate.result(
+                    of: response, body: data ?? Data(), declaredLength: task?.countOfBytesExpectedToReceive, error: error
                 )
+                if let task { result = transport.delegate.answeringChallenge(of: task, result) }
                 if case .success(let response) = result {
                     let received = Int64(response.body.count)
                     promise.report(PromiseProgress(completed: received, total: received))

@@ -106,6 +106,7 @@ final class DemoAPI: HTTPHandler {
         guard let fault else { return .respond(response) }
         if let retryAfter = fault.retryAfter { response.setHeader("Retry-After", String(retryAfter)) }
         if let contentType = fault.contentType { response.setHeader("Content-Type", contentType) }
+        if let challenge = fault.challenge { response.setHeader("WWW-Authenticate", "\(challenge) realm=\"demo\"") }
         return .respond(response, truncateAfter: fault.dropAfter)
     }
 

@@ -14,6 +14,9 @@ struct Fault: Sendable, Equatable {
     var dropAfter: Int?
     var garbageBody = false
     var contentType: String?
+    /// An authentication scheme (`Basic`, `Digest`, ...) to challenge with: the answer carries
+    /// `WWW-Authenticate: <scheme> realm="demo"`.
+    var challenge: String?
     /// Apply to the first `times` requests carrying the same header value only.
     var times: Int?
 
@@ -56,6 +59,9 @@ struct Fault: Sendable, Equatable {
             case "content-type":
                 guard let value, !value.isEmpty else { throw bad() }
                 fault.contentType = value
+            case "challenge":
+                guard let value, !value.isEmpty, value.utf8.allSatisfy({ $0.isTokenCharacter }) else { throw bad() }
+                fault.challenge = value
             case "times":
                 fault.times = try integer(in: 0...Int(Int32.max))
             default:
