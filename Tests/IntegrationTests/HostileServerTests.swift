@@ -43,4 +43,36 @@ final class HostileServerTests: IntegrationTestCase {
             XCTAssertEqual(post?.statusCode, 401, "POST challenged with \(scheme)")
         }
     }
+
+    // MARK: The overall deadline
+
+    /// The idle timeout restarts with every byte, so a slow server could hold a call as long as it
+    /// liked; the deadline bounds the whole call.
+    func test_deadline_failsACallTheServerHoldsBack_andSaysSo() async {
+        let client = makeClient { $0.retriers = []; $0.deadline = .milliseconds(500) }
+
+        let error = await settledError(client.send(GetOrder(id: 1, fault: "delay=30s")))
+
+        XCTAssertEqual(error?.kind, .deadlineExceeded)
+        XCTAssertEqual(error?.deadline, .milliseconds(500))
+        XCTAssertEqual(error?.description, "GET /orders/1 did not finish within its deadline of 0.5 seconds; the request was cancelled.")
+    }
+
+    func test_deadline_endsAWaitBeforeARetry() async {
+        let client = makeClient { $0.retriers = [RetryPolicy.default]; $0.deadline = .milliseconds(500) }
+
+        let error = await settledError(client.send(GetOrder(id: 1, fault: "status=503;retry-after=30")))
+
+        XCTAssertEqual(error?.kind, .deadlineExceeded)
+        let requests = try? await requestCount("GET /orders/:id")
+        XCTAssertEqual(requests, 1, "no second attempt after the deadline")
+    }
+
+    func test_deadline_doesNotTouchACallThatFinishesInTime() async throws {
+        let client = makeClient { $0.deadline = .seconds(30) }
+
+        let order = try await client.send(GetOrder(id: 1)).value
+
+        XCTAssertEqual(order, Fixtures.order(1))
+    }
 }

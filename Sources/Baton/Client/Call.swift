@@ -29,6 +29,7 @@ final class Call<E: Endpoint>: Sendable {
             let prepared = try client.builder.prepare(endpoint)
             client.emit(.started(prepared.summary))
             reportOutcome(of: prepared.summary)
+            if let deadline = client.configuration.deadline { enforce(deadline, on: prepared.summary) }
             attempt(1, prepared)
         } catch {
             client.emit(.started(error.request))
@@ -124,6 +125,15 @@ final class Call<E: Endpoint>: Sendable {
             }
             client.emit(.retrying(summary, attempt: number, error: error, delay: delay))
             outcome.wait(for: DelayedStep(after: delay) { self.attempt(number + 1, prepared) })
+        }
+    }
+
+    /// Fails the call when `deadline` passes before it settles, cancelling whatever it is doing
+    /// (adapting, sending, waiting to retry). The timer holds the call's promise weakly, so a
+    /// settled call is not kept alive until its deadline.
+    private func enforce(_ deadline: Duration, on request: RequestSummary) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + deadline.dispatchInterval) { [weak outcome] in
+            outcome?.cancel(with: APIError.deadlineExceeded(request, deadline: deadline))
         }
     }
 

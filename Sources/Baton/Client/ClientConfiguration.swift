@@ -30,6 +30,12 @@ extension Client {
         /// Default 60 seconds, URLSession's own. On Linux URLSession counts whole seconds, so a
         /// fraction is rounded up.
         public var timeout: Duration = .seconds(60)
+        /// How long a whole call may take, from ``Client/send(_:)`` to its last byte, every
+        /// attempt and retry wait included; past it the call fails with an ``APIError`` of kind
+        /// ``APIError/Kind/deadlineExceeded`` and the request on the wire is cancelled. `nil`
+        /// (the default) sets no deadline: ``timeout`` alone bounds each wait for data, so a
+        /// server that drips a byte at a time can hold a call for as long as it drips.
+        public var deadline: Duration?
 
         /// A configuration for `baseURL`, with every other setting at its default.
         public init(baseURL: URL) {

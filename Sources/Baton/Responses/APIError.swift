@@ -43,6 +43,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         public static let decodingFailed = Kind(name: "decodingFailed")
         /// The request was cancelled before it finished.
         public static let cancelled = Kind(name: "cancelled")
+        /// The call did not finish within the client's ``Client/Configuration/deadline``
+        /// (``APIError/deadline``); its request was cancelled.
+        public static let deadlineExceeded = Kind(name: "deadlineExceeded")
 
         /// The kind's name, as in `unacceptableStatus`.
         public var description: String { name }
@@ -77,11 +80,14 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     /// Where in the body decoding failed, as in `orders[0].subtotal` (``Kind/decodingFailed``;
     /// empty at the top level).
     public let codingPath: String?
+    /// The deadline the call missed (``Kind/deadlineExceeded``).
+    public let deadline: Duration?
 
     private init(
         _ kind: Kind, _ request: RequestSummary, response: HTTPResponse? = nil, field: String? = nil, reason: String? = nil,
         urlError: URLError? = nil, serverMessage: String? = nil, contentType: String? = nil,
-        acceptableContentTypes: [String] = [], decodedType: String? = nil, codingPath: String? = nil
+        acceptableContentTypes: [String] = [], decodedType: String? = nil, codingPath: String? = nil,
+        deadline: Duration? = nil
     ) {
         self.kind = kind
         self.request = request
@@ -95,6 +101,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         self.acceptableContentTypes = acceptableContentTypes
         self.decodedType = decodedType
         self.codingPath = codingPath
+        self.deadline = deadline
     }
 
     /// The request could not be built: `field` is invalid, for `reason`.
@@ -131,7 +138,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         APIError(.cancelled, request)
     }
 
-
+    /// The call did not finish within `deadline`.
+    public static func deadlineExceeded(_ request: RequestSummary, deadline: Duration) -> APIError {
+        APIError(.deadlineExceeded, request, deadline: deadline)
+    }
     /// Whether the call was cancelled rather than failed.
     public var isCancelled: Bool { kind == .cancelled }
 
@@ -155,6 +165,8 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             return "\(request) returned a body that does not decode as \(decodedType ?? "its response type"): \(reason ?? "unknown reason")\(at)\(preview)."
         case .cancelled:
             return "\(request) was cancelled."
+        case .deadlineExceeded:
+            return "\(request) did not finish within its deadline of \(deadline ?? .zero); the request was cancelled."
         default:
             return "\(request) failed (\(kind))."
         }
