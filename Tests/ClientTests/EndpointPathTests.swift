@@ -54,18 +54,32 @@ final class EndpointPathClientTests: XCTestCase {
         XCTAssertEqual(url, "http://h/search/a%20b")
     }
 
-    func test_interpolatedDotDot_isEncodedSoItCannotClimb() async throws {
-        let path: EndpointPath = "orders/\("..")/reviews"
-        XCTAssertEqual(path.encoded, "orders/%2E%2E/reviews")
-        let url = try await sentURL(path)
-        XCTAssertEqual(url, "http://h/orders/%2E%2E/reviews")
+    /// `%2E%2E` alone was not enough: servers that decode `%2E` before routing climb anyway.
+    func test_interpolatedDotDot_isRefusedAndNothingIsSent() async {
+        await assertRefused("orders/\("..")/reviews", reason: #"a value is "..", which would address another resource"#)
     }
 
-    func test_interpolatedDot_isEncoded() async throws {
-        let path: EndpointPath = "orders/\(".")/reviews"
-        XCTAssertEqual(path.encoded, "orders/%2E/reviews")
-        let url = try await sentURL(path)
-        XCTAssertEqual(url, "http://h/orders/%2E/reviews")
+    func test_interpolatedDot_isRefusedAndNothingIsSent() async {
+        await assertRefused("orders/\(".")/reviews", reason: #"a value is ".", which would address another resource"#)
+    }
+
+    /// An empty value would leave `orders//reviews`, which servers that merge slashes route to
+    /// `orders/reviews`.
+    func test_interpolatedEmptyValue_isRefusedAndNothingIsSent() async {
+        await assertRefused("orders/\("")/reviews", reason: #"a value is empty, which would leave an empty segment ("//")"#)
+    }
+
+    func test_segmentsInitWithADotDotSegment_isRefused() async {
+        await assertRefused(EndpointPath(segments: ["orders", ".."]), reason: #"a value is "..", which would address another resource"#)
+    }
+
+    private func assertRefused(_ path: EndpointPath, reason: String, file: StaticString = #filePath, line: UInt = #line) async {
+        let transport = constantStub(HTTPResponse(statusCode: 200))
+        let error = await awaitError(makeClient(baseURL: "http://h/", transport: transport).send(Request<Data>(.get, path))) as? APIError
+        XCTAssertEqual(error?.kind, .invalidRequest, file: file, line: line)
+        XCTAssertEqual(error?.field, "path", file: file, line: line)
+        XCTAssertEqual(error?.reason, reason, file: file, line: line)
+        XCTAssertEqual(transport.requests.count, 0, "nothing was sent", file: file, line: line)
     }
 
     func test_interpolatedDotsInsideLongerValue_areKept() async throws {
@@ -89,11 +103,12 @@ final class EndpointPathClientTests: XCTestCase {
         XCTAssertEqual(url, "http://h/orders/..%2Fadmin%3Fx=1")
     }
 
-    func test_interpolatedSubDelimiters_stayLiteral() async throws {
+    /// `;` is escaped: some servers end a segment at it, so `..;` would climb.
+    func test_interpolatedSubDelimiters_stayLiteral_exceptTheSemicolon() async throws {
         let path: EndpointPath = "tags/\("a+b&c=d;e:f@g")"
-        XCTAssertEqual(path.encoded, "tags/a+b&c=d;e:f@g")
+        XCTAssertEqual(path.encoded, "tags/a+b&c=d%3Be:f@g")
         let url = try await sentURL(path)
-        XCTAssertEqual(url, "http://h/tags/a+b&c=d;e:f@g")
+        XCTAssertEqual(url, "http://h/tags/a+b&c=d%3Be:f@g")
     }
 
     func test_interpolatedInteger_isItsDecimalText() async throws {
@@ -142,10 +157,10 @@ final class EndpointPathClientTests: XCTestCase {
     // MARK: Segments
 
     func test_segmentsInit_encodesEachSegment() async throws {
-        let path = EndpointPath(segments: ["orders", "a/b", "..", ".", "山田", "x y"])
-        XCTAssertEqual(path.encoded, "orders/a%2Fb/%2E%2E/%2E/%E5%B1%B1%E7%94%B0/x%20y")
+        let path = EndpointPath(segments: ["orders", "a/b", "..;", "山田", "x y"])
+        XCTAssertEqual(path.encoded, "orders/a%2Fb/..%3B/%E5%B1%B1%E7%94%B0/x%20y")
         let url = try await sentURL(path)
-        XCTAssertEqual(url, "http://h/orders/a%2Fb/%2E%2E/%2E/%E5%B1%B1%E7%94%B0/x%20y")
+        XCTAssertEqual(url, "http://h/orders/a%2Fb/..%3B/%E5%B1%B1%E7%94%B0/x%20y")
     }
 
     func test_segmentsInit_emptyList_isEmptyPath() {

@@ -273,7 +273,39 @@ final class RequestBuilderClientTests: XCTestCase {
         let (error, requests) = await failure(endpoint)
         let parts = invalidRequestParts(error)
         XCTAssertEqual(parts?.field, #"header "X-Note""#)
-        XCTAssertEqual(parts?.reason, "the value contains a line break or NUL")
+        XCTAssertEqual(parts?.reason, "the value contains the control character U+000D")
+        XCTAssertEqual(requests.count, 0)
+    }
+
+    func test_headerValueWithAnyControlCharacter_isInvalidRequestNamingIt() async {
+        for (value, code) in [("a\u{01}b", "U+0001"), ("a\u{1F}", "U+001F"), ("a\u{7F}", "U+007F"), ("\u{0}", "U+0000")] {
+            let (error, requests) = await failure(Request<Order>(.get, "orders/1", headers: ["X-Note": value]))
+            XCTAssertEqual(invalidRequestParts(error)?.reason, "the value contains the control character \(code)")
+            XCTAssertEqual(requests.count, 0)
+        }
+    }
+
+    func test_headerValueWithATab_isSent() async throws {
+        let request = try await sent(Request<Order>(.get, "orders/1", headers: ["X-Note": "a\tb"]))
+        XCTAssertEqual(request?.value(forHTTPHeaderField: "X-Note"), "a\tb")
+    }
+
+    /// URLRequest on Linux drops a value holding a line break without a word: the call went out
+    /// with no `Authorization` at all. Baton's adapters refuse such a value instead.
+    func test_bearerTokenWithALineBreak_failsTheCallNamingTheHeader_andSendsNothing() async {
+        let adapter = BearerTokenAdapter { "abc\r\nX-Injected: 1" }
+        let (error, requests) = await failure(Request<Order>(.get, "orders/1")) { $0.adapters = [adapter]; $0.retriers = [] }
+        let parts = invalidRequestParts(error)
+        XCTAssertEqual(parts?.field, #"header "Authorization" (set by an adapter)"#)
+        XCTAssertEqual(parts?.reason, "the value contains the control character U+000D")
+        XCTAssertFalse("\(String(describing: error))".contains("abc"), "the token stays out of the error")
+        XCTAssertEqual(requests.count, 0)
+    }
+
+    func test_headersAdapterValueWithALineBreak_failsTheCall_andSendsNothing() async {
+        let adapter = HeadersAdapter(["X-Session": "s\nX-Evil: 1"])
+        let (error, requests) = await failure(Request<Order>(.get, "orders/1")) { $0.adapters = [adapter]; $0.retriers = [] }
+        XCTAssertEqual(invalidRequestParts(error)?.field, #"header "X-Session" (set by an adapter)"#)
         XCTAssertEqual(requests.count, 0)
     }
 

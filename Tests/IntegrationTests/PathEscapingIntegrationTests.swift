@@ -41,12 +41,8 @@ final class PathEscapingIntegrationTests: IntegrationTestCase {
         await assertAddressesNoOrder("1/../2", arrivesAs: "1%2F..%2F2")
     }
 
-    func test_valueDotDot_isEscapedSoItIsNotADotSegment() async {
-        await assertAddressesNoOrder("..", arrivesAs: "%2E%2E")
-    }
-
-    func test_valueDot_isEscapedSoItIsNotADotSegment() async {
-        await assertAddressesNoOrder(".", arrivesAs: "%2E")
+    func test_valueDotDotWithSemicolon_staysOneSegment() async {
+        await assertAddressesNoOrder("..;", arrivesAs: "..%3B")
     }
 
     func test_valueWithQuestionMark_doesNotStartAQuery() async {

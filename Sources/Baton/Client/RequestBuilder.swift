@@ -67,6 +67,9 @@ struct RequestBuilder: Sendable {
             let character = Character(Unicode.Scalar(mark))
             throw .invalidRequest(summary, field: "path", reason: "it contains \"\(character)\"; put query items in the endpoint's `query`")
         }
+        if let refusal = endpoint.path.refusal {
+            throw .invalidRequest(RequestSummary(method: endpoint.method, url: nil, path: path), field: "path", reason: refusal)
+        }
         let url = makeURL(path: path, query: endpoint.query)
         let summary = RequestSummary(method: endpoint.method, url: url, path: path)
         guard let url else {
@@ -137,8 +140,8 @@ struct RequestBuilder: Sendable {
     private static let jsonAccept = jsonContentTypes.joined(separator: ", ")
 
     /// Checks every header field (RFC 9110 §5.1 and §5.5): a name must be a token, and a value must
-    /// not hold a line break or NUL, which would let it inject other fields. Run again after the
-    /// adapters, which may add headers.
+    /// hold no control character but a tab (a line break would let it inject other fields). Run
+    /// again after the adapters, which may add headers.
     static func validateHeaders(of request: URLRequest, summary: RequestSummary, setBy origin: String = "") throws(APIError) {
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             try validateHeader(name, value, summary: summary, setBy: origin)
@@ -149,8 +152,9 @@ struct RequestBuilder: Sendable {
         guard isToken(name) else {
             throw .invalidRequest(summary, field: "header \"\(name)\"\(origin)", reason: "the name is not an HTTP token")
         }
-        if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
-            throw .invalidRequest(summary, field: "header \"\(name)\"\(origin)", reason: "the value contains a line break or NUL")
+        if let control = value.utf8.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            let code = "U+" + String(control, radix: 16, uppercase: true).leftPadded(to: 4)
+            throw .invalidRequest(summary, field: "header \"\(name)\"\(origin)", reason: "the value contains the control character \(code)")
         }
     }
 
@@ -203,4 +207,11 @@ struct RequestBuilder: Sendable {
 
     /// What a token may hold: letters, digits and ``!#$%&'*+-.^_`|~``.
     private static let tokenCharacters = ASCIISet.alphanumerics.adding("!#$%&'*+-.^_`|~")
+}
+
+private extension String {
+    /// This text with `0`s in front, up to `width` characters.
+    func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
 }

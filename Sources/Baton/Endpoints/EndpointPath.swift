@@ -11,31 +11,38 @@ import Foundation
 /// let odd: EndpointPath = "orders/\("../admin?x=1")"   // orders/..%2Fadmin%3Fx=1
 /// ```
 ///
-/// A value containing `/`, `?`, `#`, `%`, spaces or non-ASCII text is escaped, and a value that
-/// is exactly `.` or `..` is escaped too (`%2E`), so no value can change which resource is
-/// addressed. Literal text keeps its `/` separators and any `%XX` escapes it already has; other
+/// A value containing `/`, `?`, `#`, `%`, `;`, spaces or non-ASCII text is escaped, so no value
+/// can change which resource is addressed. A value that is empty, `.` or `..` cannot be made safe
+/// by escaping (servers that decode `%2E` or merge slashes would still walk the path), so
+/// ``Client/send(_:)`` refuses it with an ``APIError`` of kind ``APIError/Kind/invalidRequest``,
+/// nothing sent. Literal text keeps its `/` separators and any `%XX` escapes it already has; other
 /// characters a path cannot hold (spaces, non-ASCII) are escaped. A literal `?` or `#` makes
 /// ``Client/send(_:)`` fail with ``APIError/invalidRequest(_:field:reason:)``: query items belong
 /// in ``Endpoint/query``.
 public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// The percent-encoded path, without a leading `/`.
     public let encoded: String
+    /// Why a segment made from a value cannot be sent (it is empty, `.` or `..`), if one cannot.
+    let refusal: String?
 
     /// A path from literal text: `/` and valid `%XX` escapes are kept, characters a path cannot hold are
     /// escaped, and leading `/`s are dropped.
     public init(stringLiteral value: String) {
         encoded = Self.trimmingLeadingSlashes(Self.encodeLiteral(value))
+        refusal = nil
     }
 
     /// A path from an interpolated literal, each interpolated value escaped as one segment; leading `/`s
     /// are dropped.
     public init(stringInterpolation: Interpolation) {
         encoded = Self.trimmingLeadingSlashes(stringInterpolation.encoded)
+        refusal = stringInterpolation.refusal
     }
 
     /// A path made of `segments`, each percent-encoded as one segment.
     public init(segments: [String]) {
         encoded = Self.trimmingLeadingSlashes(segments.map(Self.encodeSegment).joined(separator: "/"))
+        refusal = segments.lazy.compactMap(Self.refusal(ofSegment:)).first
     }
 
     /// The percent-encoded path, as in `facilities/12/reviews` (no leading `/`).
@@ -44,6 +51,7 @@ public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, Express
     /// Builds the encoded path as the literal is interpolated.
     public struct Interpolation: StringInterpolationProtocol {
         var encoded = ""
+        var refusal: String?
 
         /// Starts an empty path, with room reserved for the literal's text and values.
         public init(literalCapacity: Int, interpolationCount: Int) {
@@ -57,18 +65,30 @@ public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, Express
 
         /// Appends `value` as one percent-encoded path segment.
         public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
-            encoded += EndpointPath.encodeSegment(value.description)
+            let text = value.description
+            encoded += EndpointPath.encodeSegment(text)
+            if refusal == nil { refusal = EndpointPath.refusal(ofSegment: text) }
         }
     }
 
     /// Characters that stand for themselves in a segment (RFC 3986 `pchar` minus the ones that
     /// some servers treat specially).
-    private static let segmentCharacters = ASCIISet.alphanumerics.adding("-._~!$&'()*+,;=:@")
+    /// `;` is escaped too: some servers cut a segment at it (`..;/admin`).
+    private static let segmentCharacters = ASCIISet.alphanumerics.adding("-._~!$&'()*+,=:@")
 
     static func encodeSegment(_ value: String) -> String {
         if value == "." { return "%2E" }
         if value == ".." { return "%2E%2E" }
         return segmentCharacters.percentEncoded(value)
+    }
+
+    /// Why `value` cannot be a segment, or `nil` when it can.
+    static func refusal(ofSegment value: String) -> String? {
+        switch value {
+        case "": return "a value is empty, which would leave an empty segment (\"//\")"
+        case ".", "..": return "a value is \"\(value)\", which would address another resource"
+        default: return nil
+        }
     }
 
     /// Literal path text made safe for a URL: `/`, valid `%XX` escapes, `?` and `#` stay (the
@@ -91,7 +111,7 @@ public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, Express
     }
 
     /// What stands for itself in literal path text: a segment's characters and the separators.
-    private static let literalCharacters = segmentCharacters.adding("/?#")
+    private static let literalCharacters = segmentCharacters.adding("/?#;")
 
     private static func trimmingLeadingSlashes(_ path: String) -> String {
         guard path.utf8.first == UInt8(ascii: "/") else { return path }

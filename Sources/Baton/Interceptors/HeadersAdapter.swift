@@ -26,7 +26,12 @@ public struct HeadersAdapter: RequestAdapter {
     /// ``RequestAdapter/adapt(_:context:)``.
     public func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
         var request = request
-        for (name, value) in try await headers() { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in try await headers() {
+            // URLRequest on Linux silently drops a value with a line break: refuse it instead,
+            // rather than send the request without the field.
+            try RequestBuilder.validateHeader(name, value, summary: context.request, setBy: " (set by an adapter)")
+            request.setValue(value, forHTTPHeaderField: name)
+        }
         return request
     }
 }
