@@ -6,7 +6,8 @@ import FoundationNetworking
 import TestSupport
 import XCTest
 
-/// RedirectPolicy: credentials stay on their origin, 307/308 keep the body, `.never` stops.
+/// RedirectPolicy: credentials stay on their origin, bodies go only where they are safe, methods
+/// change as RFC 9110 says, `.never` stops.
 final class RedirectPolicyClientTests: XCTestCase {
     private let credentials = [
         "Authorization": "Bearer t",
@@ -29,7 +30,7 @@ final class RedirectPolicyClientTests: XCTestCase {
     ) -> [String]? {
         let original = request(from, headers: credentials)
         let proposed = request(to, headers: credentials)
-        return policy.redirect(proposed, from: original)?
+        return policy.stripped(proposed, from: original)
             .allHTTPHeaderFields.map { $0.keys.sorted() }
     }
 
@@ -59,8 +60,8 @@ final class RedirectPolicyClientTests: XCTestCase {
     func test_alwaysSensitiveHeaders_matchWithoutCase() {
         let headers = ["authorization": "Bearer t", "COOKIE": "c", "Accept": "*/*"]
         let proposed = request("https://b.example/", headers: headers)
-        let redirected = RedirectPolicy.default.redirect(proposed, from: request("https://a.example/", headers: headers))
-        XCTAssertEqual(redirected?.allHTTPHeaderFields?.keys.sorted(), ["Accept"])
+        let redirected = RedirectPolicy.default.stripped(proposed, from: request("https://a.example/", headers: headers))
+        XCTAssertEqual(redirected.allHTTPHeaderFields?.keys.sorted(), ["Accept"])
     }
 
     func test_defaultPolicy_stripsOnlyTheAlwaysSensitiveHeaders() {
@@ -77,10 +78,10 @@ final class RedirectPolicyClientTests: XCTestCase {
     }
 
     func test_sameOrigin_keepsTheCredentialValues() {
-        let redirected = RedirectPolicy.default.redirect(
+        let redirected = RedirectPolicy.default.stripped(
             request("https://h/b", headers: credentials), from: request("https://h/a", headers: credentials)
         )
-        XCTAssertEqual(redirected?.value(forHTTPHeaderField: "Authorization"), "Bearer t")
+        XCTAssertEqual(redirected.value(forHTTPHeaderField: "Authorization"), "Bearer t")
     }
 
     func test_sameOrigin_httpDefaultPortIsEightyWrittenOrNot() {
@@ -107,54 +108,120 @@ final class RedirectPolicyClientTests: XCTestCase {
         XCTAssertFalse(RedirectPolicy.sameOrigin(nil, URL(string: "http://h/a")))
     }
 
-    // MARK: 307 and 308 with a body (followed by the transport itself)
+    // MARK: Following, method and body
 
     private func response(_ status: Int, location: String?, url: String = "https://h/a") -> HTTPResponse {
         HTTPResponse(statusCode: status, headers: location.map { ["Location": $0] } ?? [:], url: URL(string: url))
     }
 
-    func test_bodyRedirect_307_keepsMethodAndTargetsTheLocation() {
-        var original = request("https://h/a", headers: credentials)
-        original.httpMethod = "POST"
-        let next = RedirectPolicy.default.bodyRedirect(of: original, by: response(307, location: "https://h/b"))
-        XCTAssertEqual(next?.url?.absoluteString, "https://h/b")
-        XCTAssertEqual(next?.httpMethod, "POST")
-        XCTAssertEqual(next?.value(forHTTPHeaderField: "Authorization"), "Bearer t")
+    private let body = TransportBody.data(Data("password=hunter2".utf8))
+
+    /// The step `policy` takes after a `status` redirect to `location` of a `method` request to
+    /// `from`, sent with `body` and a JSON content type.
+    private func step(
+        _ method: String, _ from: String = "https://h/a", policy: RedirectPolicy = .default, body: TransportBody?,
+        status: Int, location: String?
+    ) -> RedirectPolicy.Step {
+        var original = request(from, headers: credentials.merging(["Content-Type": "application/json"]) { $1 })
+        original.httpMethod = method
+        return policy.step(after: response(status, location: location, url: from), to: original, body: body)
     }
 
-    func test_bodyRedirect_308_resolvesARelativeLocationAgainstTheResponseURL() {
-        let next = RedirectPolicy.default.bodyRedirect(of: request("https://h/a/b"), by: response(308, location: "../c", url: "https://h/a/b"))
-        XCTAssertEqual(next?.url?.absoluteString, "https://h/c")
+    private func followed(_ step: RedirectPolicy.Step, file: StaticString = #filePath, line: UInt = #line) -> (URLRequest, TransportBody?)? {
+        guard case .follow(let request, let body) = step else {
+            XCTFail("expected to follow, got \(step)", file: file, line: line)
+            return nil
+        }
+        return (request, body)
     }
 
-    func test_bodyRedirect_toAnotherOrigin_stripsCredentials() {
-        let next = RedirectPolicy(sensitiveHeaders: ["x-session-token"])
-            .bodyRedirect(of: request("https://a.example/", headers: credentials), by: response(307, location: "https://b.example/"))
-        XCTAssertEqual(next?.allHTTPHeaderFields?.keys.sorted(), ["Accept"])
+    private func refusal(_ step: RedirectPolicy.Step, file: StaticString = #filePath, line: UInt = #line) -> String? {
+        guard case .refuse(let reason) = step else {
+            XCTFail("expected a refusal, got \(step)", file: file, line: line)
+            return nil
+        }
+        return reason
     }
 
-    func test_bodyRedirect_isNilFor302AndWithoutLocation() {
-        XCTAssertNil(RedirectPolicy.default.bodyRedirect(of: request("https://h/a"), by: response(302, location: "https://h/b")))
-        XCTAssertNil(RedirectPolicy.default.bodyRedirect(of: request("https://h/a"), by: response(307, location: nil)))
+    func test_307_sameOrigin_keepsMethodBodyAndCredentials() {
+        let next = followed(step("POST", body: body, status: 307, location: "https://h/b"))
+        XCTAssertEqual(next?.0.url?.absoluteString, "https://h/b")
+        XCTAssertEqual(next?.0.httpMethod, "POST")
+        XCTAssertEqual(next?.1, body)
+        XCTAssertEqual(next?.0.value(forHTTPHeaderField: "Authorization"), "Bearer t")
     }
 
-    func test_bodyRedirect_isNilWhenRedirectsAreNotFollowed() {
-        XCTAssertNil(RedirectPolicy.never.bodyRedirect(of: request("https://h/a"), by: response(307, location: "https://h/b")))
+    func test_308_resolvesARelativeLocationAgainstTheResponseURL() {
+        let next = followed(step("POST", "https://h/a/b", body: body, status: 308, location: "../c"))
+        XCTAssertEqual(next?.0.url?.absoluteString, "https://h/c")
     }
 
-    func test_redirect_keepsTheProposedURL() {
-        let redirected = RedirectPolicy.default.redirect(request("https://h/b?x=1"), from: request("https://h/a"))
-        XCTAssertEqual(redirected?.url?.absoluteString, "https://h/b?x=1")
+    func test_307WithABody_toAnotherOrigin_isRefused() {
+        let reason = refusal(step("POST", body: body, status: 307, location: "https://b.example/"))
+        XCTAssertEqual(reason, "it would send the request's body to another origin (set RedirectPolicy.sendsBodyAcrossOrigins to allow it)")
+    }
+
+    func test_307WithABody_toAnotherOrigin_isFollowedWhenAllowed_withoutCredentials() {
+        let policy = RedirectPolicy(sensitiveHeaders: ["x-session-token"], sendsBodyAcrossOrigins: true)
+        let next = followed(step("POST", policy: policy, body: body, status: 307, location: "https://b.example/"))
+        XCTAssertEqual(next?.1, body)
+        XCTAssertEqual(next?.0.allHTTPHeaderFields?.keys.sorted(), ["Accept", "Content-Type"])
+    }
+
+    func test_aBody_neverGoesFromHTTPSToHTTP_evenWhenAllowedAcrossOrigins() {
+        let policy = RedirectPolicy(sendsBodyAcrossOrigins: true)
+        XCTAssertEqual(refusal(step("PUT", policy: policy, body: body, status: 308, location: "http://h/b")), "it would send the request's body from https to http")
+    }
+
+    func test_aGetWithoutBody_followsFromHTTPSToHTTP_withoutCredentials() {
+        let next = followed(step("GET", body: nil, status: 302, location: "http://h/b"))
+        XCTAssertNil(next?.0.value(forHTTPHeaderField: "Authorization"))
+    }
+
+    func test_redirectToAnotherScheme_isRefused_withOrWithoutABody() {
+        XCTAssertEqual(refusal(step("POST", body: body, status: 307, location: "ftp://127.0.0.1:21/")),
+                       "it points to a ftp URL, and only http and https are followed")
+        XCTAssertEqual(refusal(step("GET", body: nil, status: 302, location: "file:///etc/passwd")),
+                       "it points to a file URL, and only http and https are followed")
+        XCTAssertNotNil(refusal(step("GET", body: nil, status: 301, location: "gopher://h/")))
+    }
+
+    /// An empty PUT can overwrite data: 301 and 302 keep the method and the body for every
+    /// method but POST.
+    func test_301And302OfPUTPATCHDELETE_keepMethodAndBody() {
+        for method in ["PUT", "PATCH", "DELETE"] {
+            for status in [301, 302] {
+                let next = followed(step(method, body: body, status: status, location: "/b"))
+                XCTAssertEqual(next?.0.httpMethod, method, "\(status) of \(method)")
+                XCTAssertEqual(next?.1, body, "\(status) of \(method)")
+                XCTAssertEqual(next?.0.value(forHTTPHeaderField: "Content-Type"), "application/json")
+            }
+        }
+    }
+
+    func test_301And302OfPOST_andEvery303_continueAsAGetWithoutBodyOrContentType() {
+        for (method, status) in [("POST", 301), ("POST", 302), ("POST", 303), ("PUT", 303)] {
+            let next = followed(step(method, body: body, status: status, location: "/b"))
+            XCTAssertEqual(next?.0.httpMethod, "GET", "\(status) of \(method)")
+            XCTAssertNil(next?.1, "\(status) of \(method)")
+            XCTAssertNil(next?.0.value(forHTTPHeaderField: "Content-Type"), "\(status) of \(method)")
+        }
+    }
+
+    func test_anAnswerThatIsNotAFollowableRedirect_stops() {
+        for (status, location) in [(304, "/b"), (300, "/b"), (307, nil), (200, "/b")] as [(Int, String?)] {
+            guard case .stop = step("GET", body: nil, status: status, location: location) else {
+                return XCTFail("\(status) with \(location ?? "no Location") should stop")
+            }
+        }
     }
 
     // MARK: Never
 
-    func test_never_returnsNil() {
-        XCTAssertNil(RedirectPolicy.never.redirect(request("https://h/b"), from: request("https://h/a")))
-    }
-
-    func test_followsFalse_returnsNil() {
-        let policy = RedirectPolicy(follows: false)
-        XCTAssertNil(policy.redirect(request("https://h/b"), from: request("https://h/a")))
+    func test_never_stops() {
+        guard case .stop = step("GET", policy: .never, body: nil, status: 302, location: "/b") else { return XCTFail("expected to stop") }
+        guard case .stop = step("POST", policy: RedirectPolicy(follows: false), body: body, status: 307, location: "/b") else {
+            return XCTFail("expected to stop")
+        }
     }
 }

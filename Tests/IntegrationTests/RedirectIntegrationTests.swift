@@ -96,7 +96,8 @@ final class RedirectIntegrationTests: IntegrationTestCase {
 
     private let jsonBody = Data(#"{"content":"リダイレクト後も同じ本文","rating":4,"tags":["a","b"]}"#.utf8)
 
-    func test_307_postWithJSONBody_arrivesOnBAsPostWithTheSameBody() async throws {
+    func test_307_postWithJSONBody_arrivesOnBAsPostWithTheSameBody_whenBodiesMayCrossOrigins() async throws {
+        let client = clientWithSecrets { $0.redirects.sendsBodyAcrossOrigins = true }
         let echo = try await client.send(Demo.redirect(.post, status: 307, to: echoOnB,
                                                        body: .data(jsonBody, contentType: "application/json"))).value
 
@@ -107,7 +108,8 @@ final class RedirectIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(echo.headers["content-type"], "application/json")
     }
 
-    func test_308_postWithJSONBody_arrivesOnBAsPostWithTheSameBody() async throws {
+    func test_308_postWithJSONBody_arrivesOnBAsPostWithTheSameBody_whenBodiesMayCrossOrigins() async throws {
+        let client = clientWithSecrets { $0.redirects.sendsBodyAcrossOrigins = true }
         let echo = try await client.send(Demo.redirect(.post, status: 308, to: echoOnB,
                                                        body: .data(jsonBody, contentType: "application/json"))).value
 
@@ -116,6 +118,75 @@ final class RedirectIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(echo.bodyBytes, jsonBody.count, "what arrived: \(echo)")
         XCTAssertEqual(echo.bodySHA256, Fixtures.sha256Hex(jsonBody))
         XCTAssertEqual(echo.headers["content-type"], "application/json")
+    }
+
+    /// Credentials stay behind even when the body may follow.
+    func test_307AcrossOrigins_withTheBodyAllowed_carriesNoCredentials() async throws {
+        let client = clientWithSecrets { $0.redirects.sendsBodyAcrossOrigins = true }
+        let echo = try await client.send(Demo.redirect(.post, status: 307, to: echoOnB,
+                                                       body: .data(jsonBody, contentType: "application/json"))).value
+
+        XCTAssertNil(echo.headers["authorization"])
+        XCTAssertNil(echo.headers["cookie"])
+        XCTAssertNil(echo.headers["x-session-token"])
+    }
+
+    /// A cross-origin 307 re-sent a body holding a password to the other host.
+    func test_307WithABody_toAnotherOrigin_isRefusedByDefault_andNothingReachesIt() async throws {
+        let error = await apiError(client.send(Demo.redirect(.post, status: 307, to: echoOnB,
+                                                             body: .form([("password", "hunter2")]))))
+
+        XCTAssertEqual(error?.kind, .redirectRefused)
+        XCTAssertEqual(error?.statusCode, 307)
+        let echoes = try await requestCount("POST /_demo/echo", on: serverB)
+        XCTAssertEqual(echoes, 0)
+    }
+
+    /// libcurl follows only http and https, but Baton follows redirects itself: a 307 to
+    /// `ftp://` made the client log in to an FTP server.
+    func test_redirectToAnotherScheme_isRefused_withAndWithoutABody() async {
+        let ftp = await apiError(client.send(Demo.redirect(.post, status: 307, to: "ftp://127.0.0.1:\(serverB.port)/",
+                                                           body: .data(jsonBody, contentType: "application/json"))))
+        XCTAssertEqual(ftp?.kind, .redirectRefused)
+        XCTAssertEqual(ftp?.reason, "it points to a ftp URL, and only http and https are followed")
+
+        let file = await apiError(client.send(Demo.redirect(status: 302, to: "file:///etc/passwd")))
+        XCTAssertEqual(file?.kind, .redirectRefused)
+    }
+
+    /// A 301 of a PUT arrived as an empty PUT with `Content-Type: application/json`, which can
+    /// overwrite data.
+    func test_301And302OfAPut_resendTheBody() async throws {
+        for status in [301, 302] {
+            let echo = try await client.send(Demo.redirect(.put, status: status, to: "/_demo/echo",
+                                                           body: .data(jsonBody, contentType: "application/json"))).value
+            XCTAssertEqual(echo.method, "PUT", "\(status)")
+            XCTAssertEqual(echo.bodyBytes, jsonBody.count, "\(status)")
+            XCTAssertEqual(echo.bodySHA256, Fixtures.sha256Hex(jsonBody), "\(status)")
+        }
+    }
+
+    func test_302OfAPost_arrivesAsAGetWithoutBodyOrContentType() async throws {
+        let echo = try await client.send(Demo.redirect(.post, status: 302, to: "/_demo/echo",
+                                                       body: .data(jsonBody, contentType: "application/json"))).value
+
+        XCTAssertEqual(echo.method, "GET")
+        XCTAssertEqual(echo.bodyBytes, 0)
+        XCTAssertNil(echo.headers["content-type"])
+    }
+
+    /// Only the default transport used to learn the client's sensitive headers.
+    func test_aTransportGivenToTheClient_stillHasSensitiveHeadersStripped() async throws {
+        var configuration = Client.Configuration(baseURL: server.baseURL)
+        configuration.headers = ["X-Api-Key": "k-123", "Authorization": "Bearer \(token!)"]
+        configuration.sensitiveHeaders = ["X-Api-Key"]
+        let client = Client(configuration: configuration, transport: URLSessionTransport())
+
+        let echo = try await client.send(Demo.redirect(status: 302, to: echoOnB)).value
+
+        XCTAssertEqual(echo.headers["host"], "127.0.0.1:\(serverB.port)")
+        XCTAssertNil(echo.headers["x-api-key"])
+        XCTAssertNil(echo.headers["authorization"])
     }
 
     func test_307_postToTheSameOrigin_keepsMethodAndBody() async throws {
@@ -141,7 +212,8 @@ final class RedirectIntegrationTests: IntegrationTestCase {
     func test_neverPolicy_handsBackTheRedirectItself() async throws {
         var configuration = Client.Configuration(baseURL: server.baseURL)
         configuration.retriers = []
-        let client = Client(configuration: configuration, transport: URLSessionTransport(redirects: .never))
+        configuration.redirects = .never
+        let client = Client(configuration: configuration)
 
         let error = await apiError(client.send(Demo.redirect(status: 302, to: echoOnB)))
 

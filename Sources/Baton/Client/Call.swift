@@ -74,7 +74,12 @@ final class Call<E: Endpoint>: Sendable {
             latest.request = request
         }
         client.emit(.attemptStarted(prepared.summary, attempt: number, request: request.carrying(prepared.body)))
-        let exchange = client.transport.send(request, body: prepared.body, tracksDownloadProgress: endpoint.tracksDownloadProgress)
+        exchange(request, body: prepared.body, attempt: number, redirects: 0, prepared)
+    }
+
+    /// Sends one request of the attempt: the first, or one that follows a redirect.
+    private func exchange(_ request: URLRequest, body: TransportBody?, attempt number: Int, redirects: Int, _ prepared: PreparedRequest) {
+        let exchange = client.transport.send(request, body: body, tracksDownloadProgress: endpoint.tracksDownloadProgress)
         outcome.wait(for: exchange)
         exchange.subscribe { [self] event in
             switch event {
@@ -83,6 +88,23 @@ final class Call<E: Endpoint>: Sendable {
             case .settled(let settled):
                 switch Promise<HTTPResponse>.result(of: settled) {
                 case .success(let response):
+                    if (300..<400).contains(response.statusCode) {
+                        let policy = client.configuration.redirects
+                        switch policy.step(after: response, to: request, body: body, alsoSensitive: client.configuration.sensitiveHeaders) {
+                        case .follow(let next, let nextBody):
+                            guard redirects < RedirectPolicy.maximumRedirects else {
+                                return failed(attempt: number, prepared, error: APIError.transport(prepared.summary, URLError(.httpTooManyRedirects)))
+                            }
+                            // Cancelled between two hops: nothing more goes on the wire.
+                            guard outcome.isPending else { return }
+                            latest.withLock(annotating: self) { $0.request = next }
+                            return self.exchange(next, body: nextBody, attempt: number, redirects: redirects + 1, prepared)
+                        case .refuse(let reason):
+                            return failed(attempt: number, prepared, error: APIError.redirectRefused(prepared.summary, response, reason: reason))
+                        case .stop:
+                            break
+                        }
+                    }
                     do {
                         try Validation.validate(response, for: endpoint, request: prepared.summary)
                         let value = try ResponseDecoding.decode(response, for: endpoint, request: prepared.summary, decoder: client.configuration.decoder)

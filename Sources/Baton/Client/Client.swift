@@ -37,14 +37,12 @@ public final class Client: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: The base URL and everything else.
-    ///   - transport: What carries requests; by default a ``URLSessionTransport`` that strips the
-    ///     configuration's sensitive headers on cross-origin redirects.
+    ///   - transport: What carries requests; by default a ``URLSessionTransport``. Whichever it
+    ///     is, the client follows redirects itself, under ``Configuration/redirects``.
     public init(configuration: Configuration, transport: (any Transport)? = nil) {
         self.configuration = configuration
         self.builder = RequestBuilder(configuration: configuration)
-        self.transport = transport ?? URLSessionTransport(
-            redirects: RedirectPolicy(sensitiveHeaders: configuration.sensitiveHeaders)
-        )
+        self.transport = transport ?? URLSessionTransport()
     }
 
     /// Creates a client for `baseURL`, letting `configure` change any other setting.

@@ -26,6 +26,9 @@ extension Client {
         /// Header names (besides `Authorization`, `Cookie` and `Proxy-Authorization`) that are
         /// removed when a redirect leaves the origin, and hidden in logs.
         public var sensitiveHeaders: Set<String> = []
+        /// How redirects are followed: see ``RedirectPolicy``. The client applies it whatever its
+        /// transport.
+        public var redirects: RedirectPolicy = .default
         /// How long an attempt may wait for data before it fails with `URLError.timedOut`.
         /// Default 60 seconds, URLSession's own. On Linux URLSession counts whole seconds, so a
         /// fraction is rounded up.

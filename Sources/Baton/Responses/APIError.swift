@@ -46,6 +46,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         /// The call did not finish within the client's ``Client/Configuration/deadline``
         /// (``APIError/deadline``); its request was cancelled.
         public static let deadlineExceeded = Kind(name: "deadlineExceeded")
+        /// The server redirected to a place the client's ``RedirectPolicy`` does not follow
+        /// (``APIError/reason`` says why; the redirect is in ``APIError/response``). Nothing was
+        /// sent there.
+        public static let redirectRefused = Kind(name: "redirectRefused")
 
         /// The kind's name, as in `unacceptableStatus`.
         public var description: String { name }
@@ -138,6 +142,11 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         APIError(.cancelled, request)
     }
 
+    /// The server answered with `response`, a redirect the client will not follow, for `reason`.
+    public static func redirectRefused(_ request: RequestSummary, _ response: HTTPResponse, reason: String) -> APIError {
+        APIError(.redirectRefused, request, response: response, reason: reason)
+    }
+
     /// The call did not finish within `deadline`.
     public static func deadlineExceeded(_ request: RequestSummary, deadline: Duration) -> APIError {
         APIError(.deadlineExceeded, request, deadline: deadline)
@@ -165,6 +174,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             return "\(request) returned a body that does not decode as \(decodedType ?? "its response type"): \(reason ?? "unknown reason")\(at)\(preview)."
         case .cancelled:
             return "\(request) was cancelled."
+        case .redirectRefused:
+            let status = response.map { "\($0.statusCode) \($0.reasonPhrase)" } ?? "a redirect"
+            return "\(request) was not redirected: the server answered \(status), and \(reason ?? "the redirect is not followed")."
         case .deadlineExceeded:
             return "\(request) did not finish within its deadline of \(deadline ?? .zero); the request was cancelled."
         default:

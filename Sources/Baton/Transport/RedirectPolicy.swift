@@ -3,63 +3,107 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// What ``URLSessionTransport`` does when a response redirects (RFC 9110 §15.4).
+/// What a ``Client`` does when a response redirects (RFC 9110 §15.4): set it as
+/// ``Client/Configuration/redirects``.
 ///
-/// Followed redirects are made safe in two ways URLSession on Linux does not manage itself:
-/// - When the redirect leaves the origin (scheme, host or port changes), `Authorization`,
-///   `Cookie`, `Proxy-Authorization` and every header named in ``sensitiveHeaders`` are removed,
-///   so credentials never reach a host they were not meant for.
-/// - On 307 and 308, which keep the method, the request body is sent again: the transport follows
-///   these redirects itself, because URLSession on Linux would send the redirected request
-///   without its body. It follows at most ten in a row.
+/// The client follows redirects itself, whatever transport it was given (a transport hands back
+/// every 3xx as it arrived), so these rules hold for every request:
+/// - Only `http` and `https` targets are followed; a redirect elsewhere (`ftp:`, `file:`, ...)
+///   fails the call with an ``APIError`` of kind ``APIError/Kind/redirectRefused``.
+/// - When a redirect leaves the origin (scheme, host or port changes), `Authorization`,
+///   `Cookie`, `Proxy-Authorization`, every header in ``sensitiveHeaders`` and the client's
+///   ``Client/Configuration/sensitiveHeaders`` are removed.
+/// - 303, and 301 or 302 of a `POST`, continue as a `GET` without the body or its
+///   `Content-Type`. Every other redirect keeps the method and sends the body again: 307, 308,
+///   and 301 or 302 of `PUT`, `PATCH` or `DELETE`, which would otherwise arrive empty.
+/// - A body is sent again only over `http` and `https`, never from `https` to `http`, and to
+///   another origin only with ``sendsBodyAcrossOrigins``; otherwise the call fails with
+///   ``APIError/Kind/redirectRefused``, nothing sent to the target.
+/// - At most ``maximumRedirects`` in a row; past that the call fails with
+///   `URLError.httpTooManyRedirects`.
 public struct RedirectPolicy: Sendable {
     /// Whether to follow redirects at all; when `false`, the 3xx response is the response.
     public var follows: Bool
     /// Header names (any case) removed when a redirect leaves the origin, besides
-    /// ``alwaysSensitiveHeaders``.
+    /// ``alwaysSensitiveHeaders`` and the client's sensitive headers.
     public var sensitiveHeaders: Set<String>
+    /// Whether a redirect may carry a request's body to another origin (307, 308, and 301 or 302
+    /// of `PUT`, `PATCH`, `DELETE`). Off by default: the body may hold a password or personal
+    /// data meant for the first host only.
+    public var sendsBodyAcrossOrigins: Bool
 
     /// Headers that always count as sensitive.
     public static let alwaysSensitiveHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
+    /// How many redirects in a row a call follows: browsers' and libcurl's usual bound, enough for
+    /// any real chain and short enough to stop a loop early.
+    public static let maximumRedirects = 10
+
     /// Follow redirects, stripping only ``alwaysSensitiveHeaders`` across origins.
-    public static let `default` = RedirectPolicy(follows: true, sensitiveHeaders: [])
+    public static let `default` = RedirectPolicy()
     /// Never follow: hand the 3xx response back.
-    public static let never = RedirectPolicy(follows: false, sensitiveHeaders: [])
+    public static let never = RedirectPolicy(follows: false)
 
     /// A policy that follows redirects or not, removing `sensitiveHeaders` as well as
     /// ``alwaysSensitiveHeaders`` when a redirect leaves the origin.
-    public init(follows: Bool = true, sensitiveHeaders: Set<String> = []) {
+    public init(follows: Bool = true, sensitiveHeaders: Set<String> = [], sendsBodyAcrossOrigins: Bool = false) {
         self.follows = follows
         self.sensitiveHeaders = sensitiveHeaders
+        self.sendsBodyAcrossOrigins = sendsBodyAcrossOrigins
     }
 
-    /// The request to send for a redirect of `original` to `proposed`, or `nil` to stop and
-    /// return the redirect response itself. Credentials are stripped when the origin changes.
-    func redirect(_ proposed: URLRequest, from original: URLRequest?) -> URLRequest? {
-        guard follows else { return nil }
-        var request = proposed
-        // Without the original request, the origin cannot be compared: strip, to be safe.
-        if !Self.sameOrigin(original?.url, proposed.url) {
-            let sensitive = Self.alwaysSensitiveHeaders.union(sensitiveHeaders.map { $0.lowercased() })
-            for name in request.allHTTPHeaderFields?.keys.map({ $0 }) ?? [] where sensitive.contains(name.lowercased()) {
-                request.setValue(nil, forHTTPHeaderField: name)
-            }
-        }
-        return request
+    /// What to do after `response` answered `request` (sent with `body`).
+    enum Step {
+        /// Not a redirect to follow: `response` is the answer.
+        case stop
+        /// Send `request` with `body` next.
+        case follow(URLRequest, body: TransportBody?)
+        /// A redirect this policy will not follow, for `reason`.
+        case refuse(reason: String)
     }
 
-    /// For a 307 or 308 answer to `request`, which has a body: the request to send next, with
-    /// the same method (and, sent by the transport, the same body) to `Location`; `nil` for any
-    /// other answer, or when redirects are not followed.
-    func bodyRedirect(of request: URLRequest, by response: HTTPResponse) -> URLRequest? {
-        guard follows, response.statusCode == 307 || response.statusCode == 308,
+    /// The step after `response` answered `request`, which carried `body`; `alsoSensitive` are
+    /// the client's own sensitive headers.
+    func step(after response: HTTPResponse, to request: URLRequest, body: TransportBody?, alsoSensitive: Set<String> = []) -> Step {
+        guard follows, [301, 302, 303, 307, 308].contains(response.statusCode),
               let location = response.value(forHeader: "Location"),
               let target = URL(string: location, relativeTo: response.url ?? request.url)?.absoluteURL
-        else { return nil }
+        else { return .stop }
+        let scheme = target.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else {
+            return .refuse(reason: "it points to a \(scheme.isEmpty ? "scheme-less" : scheme) URL, and only http and https are followed")
+        }
         var next = request
         next.url = target
-        return redirect(next, from: request)
+        var nextBody = body
+        let method = (request.httpMethod ?? "GET").uppercased()
+        if response.statusCode == 303 && method != "HEAD" || [301, 302].contains(response.statusCode) && method == "POST" {
+            next.httpMethod = "GET"
+            next.setValue(nil, forHTTPHeaderField: "Content-Type")
+            next.setValue(nil, forHTTPHeaderField: "Content-Length")
+            nextBody = nil
+        }
+        if nextBody != nil {
+            if request.url?.scheme?.lowercased() == "https" && scheme == "http" {
+                return .refuse(reason: "it would send the request's body from https to http")
+            }
+            if !sendsBodyAcrossOrigins, !Self.sameOrigin(request.url, target) {
+                return .refuse(reason: "it would send the request's body to another origin (set RedirectPolicy.sendsBodyAcrossOrigins to allow it)")
+            }
+        }
+        return .follow(stripped(next, from: request, alsoSensitive: alsoSensitive), body: nextBody)
+    }
+
+    /// `proposed` without its credentials when it leaves the origin of `original`.
+    func stripped(_ proposed: URLRequest, from original: URLRequest?, alsoSensitive: Set<String> = []) -> URLRequest {
+        // Without the original request, the origin cannot be compared: strip, to be safe.
+        guard !Self.sameOrigin(original?.url, proposed.url) else { return proposed }
+        var request = proposed
+        let sensitive = Self.alwaysSensitiveHeaders.union(sensitiveHeaders.union(alsoSensitive).map { $0.lowercased() })
+        for name in request.allHTTPHeaderFields?.keys.map({ $0 }) ?? [] where sensitive.contains(name.lowercased()) {
+            request.setValue(nil, forHTTPHeaderField: name)
+        }
+        return request
     }
 
     static func sameOrigin(_ a: URL?, _ b: URL?) -> Bool {

@@ -5,13 +5,10 @@ import FoundationNetworking
 #endif
 
 /// One request in flight: what the session delegate needs to report on it.
-// Not a lock: after registration, `response`, `received` and `bodyWasDropped` are touched only on
-// the session's serial delegate queue (one operation at a time), which orders every access.
+// Not a lock: after registration, `response` and `received` are touched only on the session's
+// serial delegate queue (one operation at a time), which orders every access.
 final class Exchange: @unchecked Sendable {
     let body: TransportBody?
-    /// Set when URLSession followed a redirect that changed the method (a 303, or a 301/302 of a
-    /// POST): the request has no body from then on, so a later 307 needs no re-sending.
-    var bodyWasDropped = false
     let bodyLength: Int64?
     let progress: @Sendable (PromiseProgress) -> Void
     let complete: @Sendable (Result<HTTPResponse, URLError>) -> Void
@@ -32,17 +29,11 @@ final class Exchange: @unchecked Sendable {
 
 /// The delegate of a ``URLSessionTransport``'s session: routes each task's callbacks to its
 /// ``Exchange``.
-// `exchanges` is a `Locked` (guarded by its own mutex); `redirects` is immutable.
+// `exchanges` and `challenged` are `Locked` (each guarded by its own mutex); nothing else is stored.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let exchanges = Locked<[Int: Exchange]>([:])
     /// The responses of challenges answered by cancelling, by task, until the task completes.
     private let challenged = Locked<[Int: HTTPURLResponse]>([:])
-    let redirects: RedirectPolicy
-
-    init(redirects: RedirectPolicy) {
-        self.redirects = redirects
-    }
-
     func register(_ exchange: Exchange, for task: URLSessionTask) {
         exchanges.withLock { $0[task.taskIdentifier] = exchange }
     }
@@ -73,18 +64,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         exchange.progress(PromiseProgress(completed: Int64(exchange.received.count), total: expected >= 0 ? expected : nil))
     }
 
+    /// Follows no redirect: the 3xx is the task's response, and the client decides what comes
+    /// next (see ``RedirectPolicy``).
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        let exchange = exchange(for: task)
-        let current = task.currentRequest ?? task.originalRequest
-        if let exchange, exchange.body != nil, !exchange.bodyWasDropped, response.statusCode == 307 || response.statusCode == 308 {
-            // Stop here: the transport sends the body to Location itself (see Transfer).
-            return completionHandler(nil)
-        }
-        if let exchange, request.httpMethod != current?.httpMethod { exchange.bodyWasDropped = true }
-        completionHandler(redirects.redirect(request, from: current))
+        completionHandler(nil)
     }
 
     /// Answers an authentication challenge without a credential. Baton sends credentials itself,

@@ -6,9 +6,11 @@ import BatonLocking
 
 /// A ``Transport`` over one `URLSession` with a session delegate.
 ///
-/// The delegate carries out ``RedirectPolicy`` for every task, which URLSession on Linux would
-/// not: left to itself it keeps every header (credentials included) when a redirect leaves the
-/// origin, and drops the body on 307 and 308. It also reports progress, in one of two ways:
+/// It follows no redirect: every 3xx comes back as the response, and the ``Client`` follows it
+/// under its ``RedirectPolicy``, whatever the transport (URLSession on Linux, left to itself,
+/// keeps credentials across origins and drops bodies on 307 and 308). It also answers
+/// authentication challenges without a credential, so a 401 completes the call, and reports
+/// progress, in one of two ways:
 /// - A request with a body, or one whose endpoint tracks download progress, runs as a delegate
 ///   task: URLSession on Linux reports bytes sent only to a session delegate, and bytes
 ///   received as they arrive only to one too.
@@ -31,12 +33,10 @@ public final class URLSessionTransport: Transport {
 
     /// Creates a transport with its own session.
     ///
-    /// - Parameters:
-    ///   - configuration: The session's configuration. Its cache and cookie storage are used as
-    ///     configured; the default is `.ephemeral`, so nothing persists between runs.
-    ///   - redirects: What to do when a response redirects.
-    public init(configuration: URLSessionConfiguration = .ephemeral, redirects: RedirectPolicy = .default) {
-        let delegate = SessionDelegate(redirects: redirects)
+    /// - Parameter configuration: The session's configuration. Its cache and cookie storage are
+    ///   used as configured; the default is `.ephemeral`, so nothing persists between runs.
+    public init(configuration: URLSessionConfiguration = .ephemeral) {
+        let delegate = SessionDelegate()
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "Baton.URLSessionTransport"
@@ -51,21 +51,16 @@ public final class URLSessionTransport: Transport {
     /// Sends `request` on the session: see ``Transport/send(_:body:tracksDownloadProgress:)``.
     public func send(_ request: URLRequest, body: TransportBody?, tracksDownloadProgress: Bool) -> Promise<HTTPResponse> {
         let transfer = Transfer(transport: self, body: body, tracksDownloadProgress: tracksDownloadProgress)
-        transfer.start(request, redirectsLeft: Self.maximumBodyRedirects)
+        transfer.start(request)
         return transfer.promise
     }
-
-    /// How many 307/308 redirects of a request with a body the transport follows itself.
-    static let maximumBodyRedirects = 10
 
     /// Bodies this large are handed over off the delegate queue: decoding them takes long
     /// enough to delay other responses, while for small ones the hop costs more than it saves.
     public static let parallelDecodingThreshold = 64 << 10
 }
 
-/// One ``URLSessionTransport/send(_:body:tracksDownloadProgress:)``: its promise, its task, and
-/// the tasks that follow 307 and 308 redirects, which the transport makes itself because
-/// URLSession on Linux would send the redirected request without its body.
+/// One ``URLSessionTransport/send(_:body:tracksDownloadProgress:)``: its promise and its task.
 ///
 /// The transfer is what its promise waits for, so cancelling, pausing or resuming the promise
 /// reaches the task directly (a promise made with `Promise { ... }` would need a
@@ -140,9 +135,7 @@ private final class Transfer: PromiseControl {
         }
     }
 
-    func start(_ request: URLRequest, redirectsLeft: Int) {
-        // Cancelled between two redirect hops: no new task.
-        guard !state.withLock(annotating: self, { $0.isCancelled }) else { return finish(.failure(URLError(.cancelled))) }
+    func start(_ request: URLRequest) {
         let request = Self.withoutBody(request)
         let session = transport.session
         let task: URLSessionTask
@@ -167,12 +160,7 @@ private final class Transfer: PromiseControl {
         } else {
             task = Self.delegateTask(for: request, body: body, on: session)
             let exchange = Exchange(body: body, progress: { [promise] in promise.report($0) }) { [self] result in
-                if case .success(let response) = result, redirectsLeft > 0,
-                   let next = transport.delegate.redirects.bodyRedirect(of: request, by: response) {
-                    start(next, redirectsLeft: redirectsLeft - 1)
-                } else {
-                    finish(result)
-                }
+                finish(result)
             }
             transport.delegate.register(exchange, for: task)
         }
