@@ -145,7 +145,7 @@ final class RedactionClientTests: XCTestCase {
     func test_curl_usesTheGivenRedaction() {
         let request = makeRequest(headers: ["X-Api-Key": "k-123", "Authorization": "Bearer t"])
         XCTAssertEqual(
-            request.curlCommand(redaction: Redaction(headers: ["x-api-key"], bodyFields: [])),
+            request.curlCommand(redaction: Redaction(headers: ["x-api-key"], bodyFields: [], matchesSecretPatterns: false)),
             "curl 'http://h/orders/1' -H 'Authorization: Bearer t' -H 'X-Api-Key: <redacted>'"
         )
     }
@@ -249,5 +249,66 @@ final class RedactionClientTests: XCTestCase {
         }
         _ = await awaitError(client.send(Request<TokenResponse>(.post, "tokens")))
         XCTAssertFalse(lines.events.contains { $0.contains("t0ps3cret") }, "the token appears in \(lines.events)")
+    }
+
+    // MARK: Names, patterns, sizes and lines
+
+    func test_fieldNames_matchIgnoringCaseUnderscoresAndDashes() {
+        for name in ["accessToken", "refresh-token", "CLIENT_SECRET", "clientSecret", "api_key", "X-Api-Key", "new_password",
+                     "code", "code_verifier", "client_assertion", "id_token", "X-Amz-Signature", "sessionId"] {
+            XCTAssertTrue(redaction.isSecretField(name), name)
+        }
+        for name in ["name", "rating", "content", "grant_type", "page"] {
+            XCTAssertFalse(redaction.isSecretField(name), name)
+        }
+    }
+
+    func test_headerNames_matchThePatternsToo() {
+        XCTAssertEqual(redaction.headerValue("t", for: "X-Auth-Token"), "<redacted>")
+        XCTAssertEqual(redaction.headerValue("k", for: "X-API-Key"), "<redacted>")
+        XCTAssertEqual(redaction.headerValue("application/json", for: "Content-Type"), "application/json")
+    }
+
+    /// Bodies over 64 KiB were previewed raw.
+    func test_previewOfALargeJSONBody_hidesItsSecrets() {
+        let body = #"{"token":"MARK-big","refresh_token":"MARK-big2","pad":""# + String(repeating: "x", count: 200_000) + #""}"#
+        let response = HTTPResponse(statusCode: 500, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        let preview = response.bodyPreview()
+        XCTAssertFalse(preview.contains("MARK"), preview)
+    }
+
+    /// A body that is not valid JSON was printed as it was.
+    func test_previewOfTextThatIsNotJSON_hidesAssignmentsAndBearerTokens() {
+        let text = #"oops {"access_token": "MARK-1", api_key=MARK-2; Authorization: Bearer MARK-3, password: 'MARK-4'"#
+        let response = HTTPResponse(statusCode: 500, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
+        let preview = response.bodyPreview(limit: 500)
+        XCTAssertFalse(preview.contains("MARK"), preview)
+        XCTAssertTrue(preview.hasPrefix("oops"), preview)
+    }
+
+    /// A newline in a server's message forged a whole `✓ GET /admin 200` line in the log.
+    func test_serverTextWithLineBreaks_staysOnOneLine() {
+        let body = Data(#"{"message":"no\n✓ GET /admin 200 in 1 ms (1 attempt)"}"#.utf8)
+        let response = HTTPResponse(statusCode: 403, headers: ["Content-Type": "application/json"], body: body)
+        let error = APIError.unacceptableStatus(summary(.get, "orders/1"), response, message: response.serverMessage)
+        XCTAssertFalse(error.description.contains("\n"), error.description)
+        XCTAssertTrue(error.description.contains(#"no\n✓ GET /admin"#), error.description)
+    }
+
+    func test_responseDescription_hidesSetCookie() {
+        let response = HTTPResponse(statusCode: 200, headers: ["Set-Cookie": "session=MARK", "Content-Type": "text/plain"], body: Data("hi".utf8))
+        XCTAssertEqual("\(response)", "200 OK, headers [Content-Type: text/plain, Set-Cookie: <redacted>], 2 bytes")
+        XCTAssertFalse(String(reflecting: response).contains("MARK"))
+    }
+
+    /// The →/✓/✗ lines and error sentences used the default redaction, whatever the monitor's.
+    func test_loggingMonitor_hidesWhatItsOwnRedactionNames_inEveryLine() async {
+        let lines = Recorder<String>()
+        let monitor = LoggingMonitor(redaction: Redaction(headers: [], bodyFields: ["order_ref"]), showsAttempts: true) { lines.append($0) }
+        let transport = constantStub(.json(#"{"order_ref":"MARK-ref"}"#, statusCode: 422))
+        let client = makeClient(transport: transport) { $0.monitors = [monitor]; $0.retriers = [] }
+        _ = await awaitError(client.send(Request<Order>(.get, "orders", query: [URLQueryItem(name: "order_ref", value: "MARK-q")])))
+        XCTAssertEqual(lines.count, 3)
+        for line in lines.events { XCTAssertFalse(line.contains("MARK"), line) }
     }
 }

@@ -75,4 +75,53 @@ final class HostileServerTests: IntegrationTestCase {
 
         XCTAssertEqual(order, Fixtures.order(1))
     }
+
+    // MARK: Secrets in logs and errors
+
+    /// Every way a secret reached a log line or an error before: query fields under other
+    /// spellings, headers such as `X-Auth-Token`, a password in the base URL, camelCase JSON
+    /// fields, and secrets the server echoed back into a body that fails to decode. The whole
+    /// log, at its most verbose, and every error's sentence hold none of the marked values.
+    func test_verboseLogAndErrors_holdNoMarkedSecret() async throws {
+        let lines = Recorder<String>()
+        var base = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
+        base.user = "demo"
+        base.password = "MARK-basepw"
+        let client = Client(baseURL: base.url!) { configuration in
+            configuration.retriers = []
+            configuration.headers = ["X-Auth-Token": "MARK-xauth", "Cookie": "s=MARK-cookie", "X-Api-Key": "MARK-apikey"]
+            configuration.adapters = [BearerTokenAdapter { "MARK-bearer" }]
+            configuration.monitors = [LoggingMonitor(showsAttempts: true) { lines.append($0) }]
+        }
+        struct NotAnEcho: Decodable, Sendable { var missing: Int }
+        let query = [
+            URLQueryItem(name: "access_token", value: "MARK-q1"), URLQueryItem(name: "X-Amz-Signature", value: "MARK-q2"),
+            URLQueryItem(name: "apiKey", value: "MARK-q3"), URLQueryItem(name: "code", value: "MARK-q4"),
+        ]
+        let body = #"{"refreshToken":"MARK-b1","clientSecret":"MARK-b2","new_password":"MARK-b3","code_verifier":"MARK-b4","id_token":"MARK-b5"}"#
+        var errors: [String] = []
+        // The echo answers with every header it received, secrets included: a body that does
+        // not decode shows its start in the error.
+        let calls: [Request<NotAnEcho>] = [
+            Request(.get, "_demo/echo", query: query),
+            Request(.post, "_demo/echo", query: query, body: .data(Data(body.utf8), contentType: "application/json")),
+            Request(.post, "_demo/echo", body: .form([("client_assertion", "MARK-f1"), ("password", "MARK-f2")])),
+        ]
+        for call in calls {
+            do {
+                _ = try await client.send(call).value
+                XCTFail("the echo does not decode as NotAnEcho")
+            } catch {
+                errors.append("\(error)")
+                errors.append((error as? APIError).map { "\($0.response as Any)" } ?? "")
+            }
+        }
+
+        let everything = lines.events + errors
+        XCTAssertGreaterThanOrEqual(lines.count, 9, "started, attempt and failed for each call: \(lines.events)")
+        for text in everything {
+            XCTAssertFalse(text.contains("MARK-"), "a secret leaked: \(text)")
+        }
+        XCTAssertTrue(errors[0].contains("does not decode as NotAnEcho"), errors[0])
+    }
 }

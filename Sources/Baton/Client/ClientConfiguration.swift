@@ -29,6 +29,9 @@ extension Client {
         /// How redirects are followed: see ``RedirectPolicy``. The client applies it whatever its
         /// transport.
         public var redirects: RedirectPolicy = .default
+        /// What Baton hides wherever it prints this client's requests and responses: log lines,
+        /// cURL renderings, error descriptions. The ``sensitiveHeaders`` are hidden too.
+        public var redaction: Redaction = .default
         /// How long an attempt may wait for data before it fails with `URLError.timedOut`.
         /// Default 60 seconds, URLSession's own. On Linux URLSession counts whole seconds, so a
         /// fraction is rounded up.

@@ -24,12 +24,15 @@ struct RequestBuilder: Sendable {
     private let clientHeaders: [String: String]
     /// `clientHeaders` with the `Accept` of a JSON endpoint, unless the client sets its own.
     private let clientHeadersAcceptingJSON: [String: String]
+    /// What descriptions of this client's requests hide: its redaction and sensitive headers.
+    let redaction: Redaction
 
     /// A header field as sent, keyed by its lower-cased name while fields are merged.
     private typealias HeaderField = (name: String, value: String)
 
     init(configuration: Client.Configuration) {
         self.configuration = configuration
+        redaction = configuration.redaction.hiding(headers: configuration.sensitiveHeaders)
         urlPrefix = Self.prefix(of: configuration.baseURL)
         clientFields = try? Self.clientFields(of: configuration, summary: RequestSummary(method: .get, url: nil, path: ""))
         clientHeaders = clientFields.map(Self.asSent) ?? [:]
@@ -63,15 +66,15 @@ struct RequestBuilder: Sendable {
     func prepare<E: Endpoint>(_ endpoint: E) throws(APIError) -> PreparedRequest {
         let path = endpoint.path.encoded
         if let mark = path.utf8.first(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
-            let summary = RequestSummary(method: endpoint.method, url: nil, path: path)
+            let summary = RequestSummary(method: endpoint.method, url: nil, path: path, redaction: redaction)
             let character = Character(Unicode.Scalar(mark))
             throw .invalidRequest(summary, field: "path", reason: "it contains \"\(character)\"; put query items in the endpoint's `query`")
         }
         if let refusal = endpoint.path.refusal {
-            throw .invalidRequest(RequestSummary(method: endpoint.method, url: nil, path: path), field: "path", reason: refusal)
+            throw .invalidRequest(RequestSummary(method: endpoint.method, url: nil, path: path, redaction: redaction), field: "path", reason: refusal)
         }
         let url = makeURL(path: path, query: endpoint.query)
-        let summary = RequestSummary(method: endpoint.method, url: url, path: path)
+        let summary = RequestSummary(method: endpoint.method, url: url, path: path, redaction: redaction)
         guard let url else {
             throw .invalidRequest(summary, field: "path", reason: "\"\(path)\" does not form a URL with the base URL \(configuration.baseURL)")
         }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A ``ClientMonitor`` that writes one line per event, secrets redacted: what `redaction` names,
-/// and the client's ``Client/Configuration/sensitiveHeaders``.
+/// what the client's ``Client/Configuration/redaction`` names, and the client's
+/// ``Client/Configuration/sensitiveHeaders``, in every line (errors included). Text a server sent
+/// is escaped, so that it cannot forge a line of its own.
 ///
 /// ```
 /// → GET /orders/1
@@ -32,8 +34,11 @@ public struct LoggingMonitor: ClientMonitor {
     /// Writes the line for `event` (for an attempt, only if `showsAttempts`), hiding what `redaction`
     /// names and `client`'s sensitive headers.
     public func receive(_ event: ClientEvent, from client: Client) {
-        let redaction = self.redaction.hiding(headers: client.configuration.sensitiveHeaders)
-        let request = event.request
+        let redaction = self.redaction.merged(with: event.request.redaction)
+            .hiding(headers: client.configuration.sensitiveHeaders)
+        let request = event.request.description(redactedBy: redaction)
+        // One event, one line: whatever a server sent, escaped, cannot start a line of its own.
+        let write = { (line: String) in self.write(Redaction.escaped(line)) }
         switch event.kind {
         case .started:
             write("→ \(request)")
@@ -42,19 +47,22 @@ public struct LoggingMonitor: ClientMonitor {
                 write("⇢ \(request) attempt \(event.attempt ?? 1): \(urlRequest.curlCommand(redaction: redaction))")
             }
         case .retrying:
-            write("↻ \(request) attempt \(event.attempt ?? 1) failed, retrying in \(event.delay ?? .zero): \(Self.text(of: event.error))")
+            write("↻ \(request) attempt \(event.attempt ?? 1) failed, retrying in \(event.delay ?? .zero): \(Self.text(of: event.error, redaction))")
         case .succeeded:
             let status = event.response.map { "\($0.statusCode) " } ?? ""
             write("✓ \(request) \(status)in \(Self.milliseconds(event.duration ?? .zero)) ms (\(Self.plural(event.attempts ?? 1, "attempt")))")
         case .failed:
-            write("✗ \(request) failed after \(Self.plural(event.attempts ?? 0, "attempt")): \(Self.text(of: event.error))")
+            write("✗ \(request) failed after \(Self.plural(event.attempts ?? 0, "attempt")): \(Self.text(of: event.error, redaction))")
         default:
             write("· \(event)")
         }
     }
 
-    private static func text(of error: (any Error)?) -> String {
-        error.map { "\($0)" } ?? "unknown error"
+    /// The error's sentence, hiding what `redaction` names as well as what the client hides.
+    private static func text(of error: (any Error)?, _ redaction: Redaction) -> String {
+        guard let error else { return "unknown error" }
+        guard let apiError = error as? APIError else { return redaction.text("\(error)") }
+        return apiError.description(redactedBy: redaction)
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {

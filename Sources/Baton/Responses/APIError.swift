@@ -58,7 +58,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public let kind: Kind
     /// The request this error is about.
-    public let request: RequestSummary
+    public internal(set) var request: RequestSummary
     /// The response, when the server sent one.
     public let response: HTTPResponse?
     /// The response's status code, when the server sent one.
@@ -154,7 +154,16 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     /// Whether the call was cancelled rather than failed.
     public var isCancelled: Bool { kind == .cancelled }
 
+    /// ``description``, hiding what `redaction` names (instead of the client's redaction).
+    public func description(redactedBy redaction: Redaction) -> String {
+        var copy = self
+        copy.request.redaction = redaction
+        return copy.description
+    }
+
     /// One sentence naming the request and what went wrong, as in `GET /orders/7 was cancelled.`
+    /// Secrets are hidden by the client's ``Client/Configuration/redaction``, and text the server
+    /// sent is kept on one line.
     public var description: String {
         switch kind {
         case .invalidRequest:
@@ -163,14 +172,15 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             return "\(request) failed before a response arrived: \(urlError.map(Self.describe) ?? "no response")."
         case .unacceptableStatus:
             guard let response else { return "\(request) failed: the server's status is not accepted." }
-            let detail = serverMessage.map { " (\"\($0)\")" } ?? (response.body.isEmpty ? "" : " (body starts with \(response.bodyPreview()))")
+            let preview = response.body.isEmpty ? "" : " (body starts with \(response.bodyPreview(redaction: request.redaction)))"
+            let detail = serverMessage.map { " (\"\(Redaction.escaped(request.redaction.text($0)))\")" } ?? preview
             return "\(request) failed: the server answered \(response.statusCode) \(response.reasonPhrase)\(detail)."
         case .unacceptableContentType:
             let received = contentType.map { "\"\($0)\"" } ?? "no Content-Type"
             return "\(request) returned \(received), but the endpoint accepts \(acceptableContentTypes.joined(separator: ", "))."
         case .decodingFailed:
             let at = (codingPath ?? "").isEmpty ? "" : " at \(codingPath ?? "")"
-            let preview = response.map { " (body starts with \($0.bodyPreview()))" } ?? ""
+            let preview = response.map { " (body starts with \($0.bodyPreview(redaction: request.redaction)))" } ?? ""
             return "\(request) returned a body that does not decode as \(decodedType ?? "its response type"): \(reason ?? "unknown reason")\(at)\(preview)."
         case .cancelled:
             return "\(request) was cancelled."

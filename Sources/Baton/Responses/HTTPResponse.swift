@@ -4,7 +4,10 @@ import FoundationNetworking
 #endif
 
 /// A response as it arrived: status, headers and body bytes.
-public struct HTTPResponse: Sendable {
+///
+/// Its `description` names the status, the headers (secret ones such as `Set-Cookie` hidden) and
+/// the body's length, never the body itself.
+public struct HTTPResponse: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The status code, such as `200`.
     public var statusCode: Int
     /// The header fields. Look them up with ``value(forHeader:)``, which ignores case (and, for
@@ -90,19 +93,32 @@ public struct HTTPResponse: Sendable {
     /// What a media type already in its plain form holds: no upper-case letter, no space.
     private static let plainMediaTypeCharacters = ASCIISet("abcdefghijklmnopqrstuvwxyz0123456789!#$&-^_.+/*")
 
+    /// `200 OK, headers [Content-Type: application/json, Set-Cookie: <redacted>], 42 bytes`.
+    public var description: String {
+        let redaction = Redaction.default
+        let fields = headers.sorted { $0.key < $1.key }.map { "\($0.key): \(redaction.headerValue($0.value, for: $0.key))" }
+        return Redaction.escaped("\(statusCode) \(reasonPhrase), headers [\(fields.joined(separator: ", "))], \(body.count) bytes")
+    }
+
+    /// The same as ``description``: a response printed in a debugger or by `dump` hides its
+    /// secrets too.
+    public var debugDescription: String { description }
+
     /// The standard text of the status code (RFC 9110 §15), such as `Not Found`.
     public var reasonPhrase: String {
         ReasonPhrase.forStatus(statusCode)
     }
 
-    /// The start of the body as text, for error messages: at most `limit` characters, with token
-    /// and password fields of a JSON or form body hidden (error descriptions end up in logs).
-    func bodyPreview(limit: Int = 120) -> String {
+    /// The start of the body as text, for error messages: at most `limit` characters, secrets
+    /// hidden by `redaction` whatever the body's size and type, on one line (error descriptions
+    /// end up in logs).
+    func bodyPreview(limit: Int = 120, redaction: Redaction = .default) -> String {
         let contentType = value(forHeader: "Content-Type")
-        let text = body.count <= 64 << 10
-            ? Redaction.default.body(body, contentType: contentType, unknownAsText: true)
-            : String(decoding: body.prefix(limit * 4), as: UTF8.self)
-        return text.count > limit ? String(text.prefix(limit)) + "..." : text
+        let text = body.count <= Redaction.largestParsedBody
+            ? redaction.body(body, contentType: contentType, unknownAsText: true)
+            : redaction.text(String(decoding: body.prefix(limit * 8), as: UTF8.self))
+        let line = Redaction.escaped(text)
+        return line.count > limit ? String(line.prefix(limit)) + "..." : line
     }
 
     /// The `message` of a JSON error body such as `{"message": "invalid_token"}`, if there is one.

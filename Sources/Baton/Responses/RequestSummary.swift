@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Names a request in errors and events: its method and its path with query, as sent (the
-/// values of token and password query items hidden).
+/// Names a request in errors and events: its method and its path with query, as sent, with the
+/// values of secret query items hidden by the client's ``Redaction``.
 public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     /// The HTTP method.
     public var method: HTTPMethod
@@ -12,26 +12,35 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     public var url: URL?
     /// The path relative to the base URL, as the endpoint gave it.
     public var path: String
+    /// What descriptions of this request, and of errors about it, hide: the client's.
+    public var redaction: Redaction
 
-    /// Names a request of `method` to `url` (`nil` if it could not be built), for the endpoint path `path`.
-    public init(method: HTTPMethod, url: URL?, path: String) {
+    /// Names a request of `method` to `url` (`nil` if it could not be built), for the endpoint
+    /// path `path`, described with `redaction`.
+    public init(method: HTTPMethod, url: URL?, path: String, redaction: Redaction = .default) {
         self.method = method
         self.url = url
         self.path = path
+        self.redaction = redaction
     }
 
     /// The method, then the URL's path and query with secret values hidden, as in `GET /v1/orders?page=2`;
     /// `GET /orders/7`, from ``path``, when there is no URL.
     public var description: String {
+        description(redactedBy: redaction)
+    }
+
+    /// ``description``, hiding what `redaction` names.
+    public func description(redactedBy redaction: Redaction) -> String {
         if let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             components.scheme = nil
             components.host = nil
             components.port = nil
             components.user = nil
             components.password = nil
-            let query = components.percentEncodedQuery.map { "?" + Redaction.default.formFields($0) } ?? ""
-            return "\(method) \(components.percentEncodedPath)\(query)"
+            let query = components.percentEncodedQuery.map { "?" + redaction.formFields($0) } ?? ""
+            return Redaction.escaped("\(method) \(components.percentEncodedPath)\(query)")
         }
-        return "\(method) /\(path)"
+        return Redaction.escaped("\(method) /\(path)")
     }
 }
