@@ -154,6 +154,18 @@ final class RedirectIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(file?.kind, .redirectRefused)
     }
 
+    /// The redirect is refused before any connection: a listener where the FTP server would be
+    /// sees none.
+    func test_redirectToFTP_neverConnectsToTheListener() async throws {
+        let listener = try SilentListener()
+
+        let error = await apiError(client.send(Demo.redirect(.post, status: 307, to: "ftp://127.0.0.1:\(listener.port)/",
+                                                             body: .form([("password", "hunter2")]))))
+
+        XCTAssertEqual(error?.kind, .redirectRefused)
+        XCTAssertEqual(listener.takeConnections(), 0)
+    }
+
     /// A 301 of a PUT arrived as an empty PUT with `Content-Type: application/json`, which can
     /// overwrite data.
     func test_301And302OfAPut_resendTheBody() async throws {
