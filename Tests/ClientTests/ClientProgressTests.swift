@@ -53,7 +53,7 @@ final class ProgressClientTests: XCTestCase {
         var tracked = Request<Data>(.get, "photos/1")
         tracked.tracksDownloadProgress = true
         let calls = [client.send(Request<Data>(.get, "photos/1")), client.send(tracked)]
-        XCTAssertEqual([transport.exchange(0).tracksDownloadProgress, transport.exchange(1).tracksDownloadProgress], [false, true])
+        XCTAssertEqual([transport.exchange(0).options.tracksDownloadProgress, transport.exchange(1).options.tracksDownloadProgress], [false, true])
         calls.forEach { $0.cancel() }
     }
 }

@@ -145,8 +145,8 @@ struct LoggingAdapter: RequestAdapter {
 final class ManualTransport: Transport {
     struct Exchange: Sendable {
         let request: URLRequest
-        /// What the client asked of the transport's progress.
-        let tracksDownloadProgress: Bool
+        /// What the client asked of the transport.
+        let options: TransferOptions
         let progress: @Sendable (PromiseProgress) -> Void
         let fulfill: @Sendable (HTTPResponse) -> Void
         let reject: @Sendable (any Error) -> Void
@@ -164,11 +164,11 @@ final class ManualTransport: Transport {
         self.onSend = onSend
     }
 
-    func send(_ request: URLRequest, body: TransportBody?, tracksDownloadProgress: Bool) -> Promise<HTTPResponse> {
+    func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {
         let promise = Promise<HTTPResponse> { progress, fulfill, reject, configure in
             let cancellations = Counter()
             configure.cancel = { cancellations.increment() }
-            let exchange = Exchange(request: request, tracksDownloadProgress: tracksDownloadProgress, progress: progress,
+            let exchange = Exchange(request: request, options: options, progress: progress,
                                     fulfill: fulfill, reject: reject, cancellations: cancellations)
             exchanges.withLock { $0.append(exchange) }
         }

@@ -128,4 +128,43 @@ final class StubTransportClientTests: XCTestCase {
         let message = matched.serverMessage
         XCTAssertEqual(message, "no such order")
     }
+
+    // MARK: The response size limit
+
+    /// A transport that hands back more than the limit (it read it all) is still held to it.
+    func test_bodyOverTheLimit_failsAsResponseTooLarge_whateverTheTransport() async {
+        let client = makeClient(transport: constantStub(HTTPResponse(statusCode: 200, body: Data(count: 11)))) {
+            $0.maximumResponseSize = 10
+        }
+        let error = await awaitError(client.send(Request<Data>(.get, "big"))) as? APIError
+        XCTAssertEqual(error?.kind, .responseTooLarge)
+        XCTAssertEqual(error?.maximumResponseSize, 10)
+        XCTAssertEqual(error?.description, "GET /big returned a body larger than the client's maximumResponseSize of 10 bytes; the transfer was stopped.")
+    }
+
+    func test_bodyOfExactlyTheLimit_passes() async throws {
+        let client = makeClient(transport: constantStub(HTTPResponse(statusCode: 200, body: Data(count: 10)))) {
+            $0.maximumResponseSize = 10
+        }
+        let body = try await client.send(Request<Data>(.get, "big")).value
+        XCTAssertEqual(body.count, 10)
+    }
+
+    /// A transport that stops reading reports it with the URLError the protocol names.
+    func test_transportsDataLengthExceedsMaximum_failsAsResponseTooLarge() async {
+        let client = makeClient(transport: StubTransport { _, _ in throw URLError(.dataLengthExceedsMaximum) })
+        let error = await awaitError(client.send(Request<Data>(.get, "big"))) as? APIError
+        XCTAssertEqual(error?.kind, .responseTooLarge)
+        XCTAssertEqual(error?.maximumResponseSize, Client.Configuration.defaultMaximumResponseSize)
+        XCTAssertTrue(error?.description.hasSuffix("maximumResponseSize of 32 MiB; the transfer was stopped.") == true)
+    }
+
+    func test_clientHandsItsLimitToTheTransport() {
+        let transport = ManualTransport()
+        let client = makeClient(transport: transport) { $0.maximumResponseSize = 1234 }
+        let call = client.send(Request<Data>(.get, "big"))
+        XCTAssertEqual(transport.count, 1)
+        XCTAssertEqual(transport.exchange(0).options.maximumResponseSize, 1234)
+        call.cancel()
+    }
 }

@@ -90,6 +90,36 @@ final class FaultTests: ServerTestCase {
         XCTAssertNil(reply.json)
     }
 
+    func test_bodyBytes_answers200WithAJSONBodyOfExactlyThatSize() async throws {
+        let reply = try await faulted("body-bytes=100000")
+        XCTAssertEqual(reply.status, 200)
+        XCTAssertEqual(reply.headers["content-type"], "application/json; charset=utf-8")
+        XCTAssertEqual(reply.body.count, 100_000)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: reply.body, options: .fragmentsAllowed) as? String)?.count, 99_998)
+    }
+
+    /// URLSession inflates the body, checking gzip's CRC and length: what arrives is the answer
+    /// as it would have been, here a route's JSON with multi-byte UTF-8 in it.
+    func test_gzip_sendsTheAnswerCompressed_asURLSessionReadsIt() async throws {
+        let token = try await login().token
+        let plain = try await send("GET", "/orders/1", token: token)
+        let compressed = try await faulted("gzip", "/orders/1", token: token)
+        XCTAssertEqual(compressed.status, 200)
+        XCTAssertEqual(compressed.body, plain.body)
+        XCTAssertTrue(String(decoding: plain.body, as: UTF8.self).unicodeScalars.contains { $0.value > 0x7f })
+    }
+
+    /// A long run squeezes to a fraction of itself on the wire (a "gzip bomb"), and still inflates
+    /// to every byte.
+    func test_gzipWithBodyBytes_isSmallOnTheWire_andInflatesWhole() async throws {
+        let wire = Gzip.compress(DemoAPI.paddedBody(4 << 20))
+        XCTAssertLessThan(wire.count, (4 << 20) / 100)
+        let reply = try await faulted("gzip;body-bytes=4194304")
+        XCTAssertEqual(reply.body.count, 4 << 20)
+        XCTAssertEqual(reply.body.first, UInt8(ascii: "\""))
+        XCTAssertEqual(reply.body.last, UInt8(ascii: "\""))
+    }
+
     func test_contentType_handlesNormallyButAnswersWithThatType() async throws {
         let token = try await login().token
         let reply = try await faulted("content-type=text/html", "/orders/1", token: token)
@@ -100,7 +130,8 @@ final class FaultTests: ServerTestCase {
 
     func test_badValues_answer400() async throws {
         for value in ["status=abc", "status=700", "status=199", "delay=fast", "delay=5", "delay=-1s", "drop-after=x",
-                      "body=json", "times=-1", "drop=yes", "retry-after=soon", "content-type="] {
+                      "body=json", "times=-1", "drop=yes", "retry-after=soon", "content-type=",
+                      "body-bytes=-1", "body-bytes=268435457", "gzip=yes"] {
             let reply = try await faulted(value)
             XCTAssertEqual(reply.status, 400, value)
             XCTAssertTrue(reply.message?.hasPrefix("X-Demo-Fault has a bad value for") == true, value)
@@ -124,7 +155,9 @@ final class FaultTests: ServerTestCase {
 /// The fault header parser on its own.
 final class FaultParsingTests: XCTestCase {
     func test_parse_readsEveryKnownKey() throws {
-        let fault = try Fault.parse("status=503; retry-after=2; delay=250ms; drop-after=10; body=garbage; content-type=text/html; times=3; drop")
+        let fault = try Fault.parse(
+            "status=503; retry-after=2; delay=250ms; drop-after=10; body=garbage; content-type=text/html; times=3; drop; body-bytes=7; gzip"
+        )
         var expected = Fault()
         expected.status = 503
         expected.retryAfter = 2
@@ -134,7 +167,13 @@ final class FaultParsingTests: XCTestCase {
         expected.contentType = "text/html"
         expected.times = 3
         expected.drop = true
+        expected.bodyBytes = 7
+        expected.gzip = true
         XCTAssertEqual(fault, expected)
+    }
+
+    func test_crc32_matchesTheStandardCheckValue() {
+        XCTAssertEqual(Gzip.crc32(Array("123456789".utf8)), 0xCBF4_3926)
     }
 
     func test_parse_readsSecondsDelays() throws {

@@ -76,6 +76,70 @@ final class HostileServerTests: IntegrationTestCase {
         XCTAssertEqual(order, Fixtures.order(1))
     }
 
+    // MARK: Bounded memory
+
+    /// A `GET /health` answered with a body of `size` bytes (`X-Demo-Fault: body-bytes`), whose
+    /// progress follows the bytes as they arrive.
+    private func oversized(_ size: Int, gzip: Bool = false) -> Request<Data> {
+        var request = Request<Data>(.get, "health", headers: ["X-Demo-Fault": "body-bytes=\(size)" + (gzip ? ";gzip" : "")])
+        request.tracksDownloadProgress = true
+        return request
+    }
+
+    /// The largest count of bytes received that `promise` reported.
+    private func mostReported<T>(by promise: Promise<T>) -> Counter {
+        let most = Counter()
+        promise.progress { most.raise(to: Int($0.completed)) }
+        return most
+    }
+
+    /// A body declared longer than the limit is refused at its first bytes, not read whole.
+    func test_responseDeclaredOverTheLimit_failsAsResponseTooLarge_havingKeptNoMoreThanTheLimit() async {
+        let client = makeClient { $0.maximumResponseSize = 1 << 20 }
+        let call = client.send(oversized(8 << 20))
+        let most = mostReported(by: call)
+
+        let error = await settledError(call)
+
+        XCTAssertEqual(error?.kind, .responseTooLarge)
+        XCTAssertEqual(error?.maximumResponseSize, 1 << 20)
+        XCTAssertEqual(error?.description, "GET /health returned a body larger than the client's maximumResponseSize of 1 MiB; the transfer was stopped.")
+        XCTAssertEqual(most.value, 0, "a declared length over the limit stops the transfer before any byte is kept")
+    }
+
+    /// 16 MiB squeezed by gzip into about 100 KiB: only counting the inflated bytes as they arrive
+    /// catches it.
+    func test_gzipBomb_isStoppedAtTheLimitOfInflatedBytes() async {
+        let client = makeClient { $0.maximumResponseSize = 1 << 20 }
+        let call = client.send(oversized(16 << 20, gzip: true))
+        let most = mostReported(by: call)
+
+        let error = await settledError(call)
+
+        XCTAssertEqual(error?.kind, .responseTooLarge)
+        XCTAssertLessThanOrEqual(most.value, 1 << 20)
+        XCTAssertGreaterThan(most.value, 0, "the compressed body declared a small length, so inflated bytes were counted")
+    }
+
+    func test_responseOfExactlyTheLimit_arrivesWhole() async throws {
+        let client = makeClient { $0.maximumResponseSize = 1 << 20 }
+
+        let body = try await client.send(oversized(1 << 20)).value
+
+        XCTAssertEqual(body.count, 1 << 20)
+    }
+
+    /// A server that sends too much sends too much again: the default policy does not retry.
+    func test_responseTooLarge_isNotRetried() async throws {
+        let client = makeClient { $0.maximumResponseSize = 1 << 20; $0.retriers = [RetryPolicy.default] }
+
+        let error = await settledError(client.send(GetOrder(id: 1, fault: "body-bytes=2097152")))
+
+        XCTAssertEqual(error?.kind, .responseTooLarge)
+        let requests = try await requestCount("GET /orders/:id")
+        XCTAssertEqual(requests, 1)
+    }
+
     // MARK: Secrets in logs and errors
 
     /// Every way a secret reached a log line or an error before: query fields under other

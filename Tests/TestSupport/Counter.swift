@@ -24,6 +24,11 @@ package final class Counter: Sendable {
         }
     }
 
+    /// Sets the count to `value` if that is higher: the count becomes the largest value seen.
+    package func raise(to value: Int) {
+        storage.withLock { $0 = max($0, value) }
+    }
+
     /// The count now.
     package var value: Int { storage.value }
 }

@@ -79,7 +79,9 @@ final class Call<E: Endpoint>: Sendable {
 
     /// Sends one request of the attempt: the first, or one that follows a redirect.
     private func exchange(_ request: URLRequest, body: TransportBody?, attempt number: Int, redirects: Int, _ prepared: PreparedRequest) {
-        let exchange = client.transport.send(request, body: body, tracksDownloadProgress: endpoint.tracksDownloadProgress)
+        let limit = client.configuration.maximumResponseSize
+        let options = TransferOptions(tracksDownloadProgress: endpoint.tracksDownloadProgress, maximumResponseSize: limit)
+        let exchange = client.transport.send(request, body: body, options: options)
         outcome.wait(for: exchange)
         exchange.subscribe { [self] event in
             switch event {
@@ -87,6 +89,9 @@ final class Call<E: Endpoint>: Sendable {
                 outcome.report(progress)
             case .settled(let settled):
                 switch Promise<HTTPResponse>.result(of: settled) {
+                case .success(let response) where response.body.count > limit:
+                    // A transport that does not stop at the limit itself is held to it here.
+                    failed(attempt: number, prepared, error: APIError.responseTooLarge(prepared.summary, limit: limit))
                 case .success(let response):
                     if (300..<400).contains(response.statusCode) {
                         let policy = client.configuration.redirects
@@ -114,6 +119,8 @@ final class Call<E: Endpoint>: Sendable {
                     }
                 case .failure(let error as URLError) where error.code == .cancelled:
                     failed(attempt: number, prepared, error: APIError.cancelled(prepared.summary))
+                case .failure(let error as URLError) where error.code == .dataLengthExceedsMaximum:
+                    failed(attempt: number, prepared, error: APIError.responseTooLarge(prepared.summary, limit: limit))
                 case .failure(let error as URLError):
                     failed(attempt: number, prepared, error: APIError.transport(prepared.summary, error))
                 case .failure(let error):

@@ -42,6 +42,16 @@ extension Client {
         /// (the default) sets no deadline: ``timeout`` alone bounds each wait for data, so a
         /// server that drips a byte at a time can hold a call for as long as it drips.
         public var deadline: Duration?
+        /// The largest response body, in bytes, a call keeps in memory: counted as it arrives,
+        /// after any `Content-Encoding` is undone, or declared up front by `Content-Length`. Past
+        /// it the transfer is stopped and the call fails with an ``APIError`` of kind
+        /// ``APIError/Kind/responseTooLarge``, so a server cannot make the client hold more than
+        /// this, whatever it sends. Default ``defaultMaximumResponseSize``.
+        public var maximumResponseSize: Int = Configuration.defaultMaximumResponseSize
+
+        /// 32 MiB: far above any JSON answer or photo, and low enough that a few dozen calls at
+        /// once fit in a phone's memory.
+        public static let defaultMaximumResponseSize = 32 << 20
 
         /// A configuration for `baseURL`, with every other setting at its default.
         public init(baseURL: URL) {

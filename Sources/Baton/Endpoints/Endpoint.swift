@@ -53,9 +53,9 @@ public protocol Endpoint: Sendable {
     var decoder: JSONDecoder? { get }
     /// Whether the promise's progress follows the response's bytes as they arrive. Defaults to
     /// `false`: a request without a body then reports the bytes received once, when the whole
-    /// response is in, which spares URLSession two delegate calls per request (on Linux, about
-    /// a tenth of a small request's time). Turn it on for large downloads; a request with a
-    /// body reports bytes sent, then received, as they go, whatever this says.
+    /// response is in, which spares a progress report per piece of a response that nobody
+    /// watches. Turn it on for large downloads; a request with a body reports bytes sent, then
+    /// received, as they go, whatever this says.
     var tracksDownloadProgress: Bool { get }
     /// Turns the validated response into ``Response``.
     func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> Response

@@ -50,6 +50,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         /// (``APIError/reason`` says why; the redirect is in ``APIError/response``). Nothing was
         /// sent there.
         public static let redirectRefused = Kind(name: "redirectRefused")
+        /// The response's body is longer than the client keeps in memory
+        /// (``APIError/maximumResponseSize``, from ``Client/Configuration/maximumResponseSize``);
+        /// the transfer was stopped when that became clear.
+        public static let responseTooLarge = Kind(name: "responseTooLarge")
 
         /// The kind's name, as in `unacceptableStatus`.
         public var description: String { name }
@@ -86,12 +90,14 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public let codingPath: String?
     /// The deadline the call missed (``Kind/deadlineExceeded``).
     public let deadline: Duration?
+    /// The limit the response went past, in bytes (``Kind/responseTooLarge``).
+    public let maximumResponseSize: Int?
 
     private init(
         _ kind: Kind, _ request: RequestSummary, response: HTTPResponse? = nil, field: String? = nil, reason: String? = nil,
         urlError: URLError? = nil, serverMessage: String? = nil, contentType: String? = nil,
         acceptableContentTypes: [String] = [], decodedType: String? = nil, codingPath: String? = nil,
-        deadline: Duration? = nil
+        deadline: Duration? = nil, maximumResponseSize: Int? = nil
     ) {
         self.kind = kind
         self.request = request
@@ -106,6 +112,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         self.decodedType = decodedType
         self.codingPath = codingPath
         self.deadline = deadline
+        self.maximumResponseSize = maximumResponseSize
     }
 
     /// The request could not be built: `field` is invalid, for `reason`.
@@ -151,6 +158,12 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public static func deadlineExceeded(_ request: RequestSummary, deadline: Duration) -> APIError {
         APIError(.deadlineExceeded, request, deadline: deadline)
     }
+    /// The response's body went past `limit` bytes (`response`, when the transport handed one
+    /// back, has its head and what was kept of its body).
+    public static func responseTooLarge(_ request: RequestSummary, _ response: HTTPResponse? = nil, limit: Int) -> APIError {
+        APIError(.responseTooLarge, request, response: response, maximumResponseSize: limit)
+    }
+
     /// Whether the call was cancelled rather than failed.
     public var isCancelled: Bool { kind == .cancelled }
 
@@ -189,9 +202,19 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             return "\(request) was not redirected: the server answered \(status), and \(reason ?? "the redirect is not followed")."
         case .deadlineExceeded:
             return "\(request) did not finish within its deadline of \(deadline ?? .zero); the request was cancelled."
+        case .responseTooLarge:
+            let limit = Self.describe(bytes: maximumResponseSize ?? 0)
+            return "\(request) returned a body larger than the client's maximumResponseSize of \(limit); the transfer was stopped."
         default:
             return "\(request) failed (\(kind))."
         }
+    }
+
+    /// `32 MiB`, `512 KiB`, or `1000 bytes`: exact, as a limit someone set should read.
+    private static func describe(bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 
     private static func describe(_ error: URLError) -> String {

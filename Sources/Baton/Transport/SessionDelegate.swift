@@ -5,23 +5,31 @@ import FoundationNetworking
 #endif
 
 /// One request in flight: what the session delegate needs to report on it.
-// Not a lock: after registration, `response` and `received` are touched only on the session's
-// serial delegate queue (one operation at a time), which orders every access.
+// Not a lock: after registration, `response`, `received` and `isOverLimit` are touched only on
+// the session's serial delegate queue (one operation at a time), which orders every access.
 final class Exchange: @unchecked Sendable {
-    let body: TransportBody?
     let bodyLength: Int64?
+    let maximumResponseSize: Int
+    /// Whether each piece of the response is reported as progress, or only the whole at the end.
+    let reportsEachChunk: Bool
     let progress: @Sendable (PromiseProgress) -> Void
     let complete: @Sendable (Result<HTTPResponse, URLError>) -> Void
     var response: HTTPURLResponse?
     var received = Data()
+    /// The response declared or delivered more than `maximumResponseSize`: its task was
+    /// cancelled, and what arrived was dropped.
+    var isOverLimit = false
 
     init(
         body: TransportBody?,
+        maximumResponseSize: Int,
+        reportsEachChunk: Bool,
         progress: @escaping @Sendable (PromiseProgress) -> Void,
         complete: @escaping @Sendable (Result<HTTPResponse, URLError>) -> Void
     ) {
-        self.body = body
         self.bodyLength = body?.length
+        self.maximumResponseSize = maximumResponseSize
+        self.reportsEachChunk = reportsEachChunk
         self.progress = progress
         self.complete = complete
     }
@@ -56,11 +64,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     // is read from the task instead.
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let exchange = exchange(for: dataTask) else { return }
+        guard let exchange = exchange(for: dataTask), !exchange.isOverLimit else { return }
         if exchange.response == nil { exchange.response = dataTask.response as? HTTPURLResponse }
+        let expected = exchange.response?.expectedContentLength ?? -1
+        // `data` is what remains once any Content-Encoding is undone, so a small gzip body that
+        // inflates past the limit is stopped too.
+        guard expected <= Int64(exchange.maximumResponseSize), data.count <= exchange.maximumResponseSize - exchange.received.count else {
+            exchange.isOverLimit = true
+            exchange.received = Data()
+            return dataTask.cancel()
+        }
         // Most responses arrive in one piece: keep it as it is rather than copy it.
         if exchange.received.isEmpty { exchange.received = data } else { exchange.received.append(data) }
-        let expected = exchange.response?.expectedContentLength ?? -1
+        guard exchange.reportsEachChunk else { return }
         exchange.progress(PromiseProgress(completed: Int64(exchange.received.count), total: expected >= 0 ? expected : nil))
     }
 
@@ -101,6 +117,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if exchange.isOverLimit {
+            // The caller's own cancel, if one came too, has already settled the promise.
+            return exchange.complete(.failure(URLError(.dataLengthExceedsMaximum)))
+        }
         let response = exchange.response ?? task.response as? HTTPURLResponse
         let result = Self.result(of: response, body: exchange.received, declaredLength: response?.expectedContentLength, error: error)
         exchange.complete(answeringChallenge(of: task, result))
@@ -116,9 +136,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         return .success(HTTPResponse(response, body: Data()))
     }
 
-    /// What a finished task hands back, delegate task or completion-handler task alike:
-    /// `body` is what arrived, `declaredLength` the length the response's head announced, if
-    /// one did (negative for none).
+    /// What a finished task hands back: `body` is what arrived, `declaredLength` the length the
+    /// response's head announced, if one did (negative for none).
     static func result(
         of response: URLResponse?, body: Data, declaredLength: @autoclosure () -> Int64?, error: (any Error)?
     ) -> Result<HTTPResponse, URLError> {

@@ -38,9 +38,10 @@ public final class StubTransport: Transport {
     }
 
     /// Records `request` (with a data body in `httpBody`) and answers it with the closure, on a global
-    /// queue: see ``Transport/send(_:body:tracksDownloadProgress:)``. Reports no progress: a stubbed
-    /// answer arrives whole, and nothing is sent.
-    public func send(_ request: URLRequest, body: TransportBody?, tracksDownloadProgress: Bool = false) -> Promise<HTTPResponse> {
+    /// queue: see ``Transport/send(_:body:options:)``. Reports no progress: a stubbed answer
+    /// arrives whole, and nothing is sent. The client holds a stubbed answer to its
+    /// ``Client/Configuration/maximumResponseSize`` as it would a real one.
+    public func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions = TransferOptions()) -> Promise<HTTPResponse> {
         let sent = request.carrying(body)
         recorded.withLock { $0.append(sent) }
         let respond = self.respond

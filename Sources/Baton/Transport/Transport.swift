@@ -14,14 +14,16 @@ import FoundationNetworking
 ///   reject with a `URLError` when no complete response arrived;
 /// - report progress in bytes: while the request's body is being sent, bytes sent out of the
 ///   body's length; then bytes received: as they arrive, out of the response's declared length
-///   (`nil` total if it has none), when asked to track download progress; otherwise it may
-///   report them once, complete (the total then being what arrived);
+///   (`nil` total if it has none), when ``TransferOptions/tracksDownloadProgress`` asks for it;
+///   otherwise it may report them once, complete (the total then being what arrived);
+/// - keep no more than ``TransferOptions/maximumResponseSize`` bytes of a response: past it, stop
+///   the transfer and reject with `URLError(.dataLengthExceedsMaximum)` (the client checks the
+///   size of what a transport hands back too, but only a transport can stop reading);
 /// - stop the exchange on the wire when cancelled.
 public protocol Transport: Sendable {
-    /// Sends `request` with `body` (which replaces any `httpBody` the request has).
-    /// `tracksDownloadProgress` asks for progress as the response's bytes arrive (see
-    /// ``Endpoint/tracksDownloadProgress``).
-    func send(_ request: URLRequest, body: TransportBody?, tracksDownloadProgress: Bool) -> Promise<HTTPResponse>
+    /// Sends `request` with `body` (which replaces any `httpBody` the request has), as `options`
+    /// ask.
+    func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse>
 }
 
 extension URLRequest {

@@ -9,15 +9,15 @@ import BatonLocking
 /// It follows no redirect: every 3xx comes back as the response, and the ``Client`` follows it
 /// under its ``RedirectPolicy``, whatever the transport (URLSession on Linux, left to itself,
 /// keeps credentials across origins and drops bodies on 307 and 308). It also answers
-/// authentication challenges without a credential, so a 401 completes the call, and reports
-/// progress, in one of two ways:
-/// - A request with a body, or one whose endpoint tracks download progress, runs as a delegate
-///   task: URLSession on Linux reports bytes sent only to a session delegate, and bytes
-///   received as they arrive only to one too.
-/// - Any other request runs as a completion-handler task on the same session (its redirects
-///   still go through the delegate), and reports the bytes received once, when the response is
-///   complete. URLSession then makes one call on its delegate queue per request instead of three
-///   (response, data, completion), which on Linux is about a tenth of a small request's time.
+/// authentication challenges without a credential, so a 401 completes the call.
+///
+/// Every request runs as a delegate task, so that the bytes of a response are counted as they
+/// arrive: a response that declares, or delivers, more than
+/// ``TransferOptions/maximumResponseSize`` is stopped there, whatever the server sends (a
+/// completion-handler task would hold the whole body, however large, before anyone could look).
+/// Progress reports the bytes sent while a body uploads; the bytes received are reported as
+/// they arrive when the request has a body or ``TransferOptions/tracksDownloadProgress`` asks
+/// for it, and otherwise once, when the response is complete.
 ///
 /// Pausing a call suspends its task on Apple platforms. On Linux the transfer goes on and only
 /// the promise's progress is held back: swift-corelibs-foundation cannot suspend a running task
@@ -48,9 +48,9 @@ public final class URLSessionTransport: Transport {
         session.finishTasksAndInvalidate()
     }
 
-    /// Sends `request` on the session: see ``Transport/send(_:body:tracksDownloadProgress:)``.
-    public func send(_ request: URLRequest, body: TransportBody?, tracksDownloadProgress: Bool) -> Promise<HTTPResponse> {
-        let transfer = Transfer(transport: self, body: body, tracksDownloadProgress: tracksDownloadProgress)
+    /// Sends `request` on the session: see ``Transport/send(_:body:options:)``.
+    public func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {
+        let transfer = Transfer(transport: self, body: body, options: options)
         transfer.start(request)
         return transfer.promise
     }
@@ -60,7 +60,7 @@ public final class URLSessionTransport: Transport {
     public static let parallelDecodingThreshold = 64 << 10
 }
 
-/// One ``URLSessionTransport/send(_:body:tracksDownloadProgress:)``: its promise and its task.
+/// One ``URLSessionTransport/send(_:body:options:)``: its promise and its task.
 ///
 /// The transfer is what its promise waits for, so cancelling, pausing or resuming the promise
 /// reaches the task directly (a promise made with `Promise { ... }` would need a
@@ -70,13 +70,13 @@ private final class Transfer: PromiseControl {
     /// Kept so that the session is not invalidated while a redirect hop may still start a task.
     private let transport: URLSessionTransport
     private let body: TransportBody?
-    private let tracksDownloadProgress: Bool
+    private let options: TransferOptions
     private let state = Lock<(task: URLSessionTask?, isCancelled: Bool, isPaused: Bool)>((nil, false, false))
 
-    init(transport: URLSessionTransport, body: TransportBody?, tracksDownloadProgress: Bool) {
+    init(transport: URLSessionTransport, body: TransportBody?, options: TransferOptions) {
         self.transport = transport
         self.body = body
-        self.tracksDownloadProgress = tracksDownloadProgress
+        self.options = options
         // Until it settles, the promise holds the transfer, and the transfer the promise.
         promise.wait(for: self)
     }
@@ -137,33 +137,21 @@ private final class Transfer: PromiseControl {
 
     func start(_ request: URLRequest) {
         let request = Self.withoutBody(request)
-        let session = transport.session
-        let task: URLSessionTask
-        if body == nil, !tracksDownloadProgress {
-            // Nothing to send and no one following the bytes in: one callback at the end.
-            task = session.dataTask(with: request) { [self] data, response, error in
-                // A failed task hands over neither its response nor the bytes that did arrive:
-                // the declared length comes from the task, and with nothing counted as received,
-                // any failure of unknown cause after a head that declared a length is taken for
-                // a body cut short (a delegate task counts the bytes, and tells them apart).
-                let task = self.state.withLock(annotating: self) { $0.task }
-                var result = SessionDelegate.result(
-                    of: response, body: data ?? Data(), declaredLength: task?.countOfBytesExpectedToReceive, error: error
-                )
-                if let task { result = transport.delegate.answeringChallenge(of: task, result) }
-                if case .success(let response) = result {
-                    let received = Int64(response.body.count)
-                    promise.report(PromiseProgress(completed: received, total: received))
-                }
-                finish(result)
+        let task = Self.delegateTask(for: request, body: body, on: transport.session)
+        // An upload's bar follows the response too; a plain request's bytes are told once, at
+        // the end, unless its endpoint asked for them as they arrive.
+        let reportsEachChunk = options.tracksDownloadProgress || body != nil
+        let exchange = Exchange(
+            body: body, maximumResponseSize: options.maximumResponseSize, reportsEachChunk: reportsEachChunk,
+            progress: { [promise] in promise.report($0) }
+        ) { [self] result in
+            if !reportsEachChunk, case .success(let response) = result {
+                let received = Int64(response.body.count)
+                promise.report(PromiseProgress(completed: received, total: received))
             }
-        } else {
-            task = Self.delegateTask(for: request, body: body, on: session)
-            let exchange = Exchange(body: body, progress: { [promise] in promise.report($0) }) { [self] result in
-                finish(result)
-            }
-            transport.delegate.register(exchange, for: task)
+            finish(result)
         }
+        transport.delegate.register(exchange, for: task)
         let wasCancelled = state.withLock(annotating: self) { state in
             state.task = task
             // Under the lock, as pauses and resumes are (see `setPaused`).

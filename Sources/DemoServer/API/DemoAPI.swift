@@ -77,6 +77,12 @@ final class DemoAPI: HTTPHandler {
                 )
                 return finish(garbage, fault: fault)
             }
+            if let size = fault.bodyBytes {
+                let body = ServerResponse(
+                    status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Self.paddedBody(size)
+                )
+                return finish(body, fault: fault)
+            }
         }
         let response: ServerResponse
         do throws(Refusal) {
@@ -88,6 +94,16 @@ final class DemoAPI: HTTPHandler {
             response = error.response
         }
         return finish(response, fault: fault)
+    }
+
+    /// A JSON document of exactly `size` bytes: a string of `x`s (spaces below two bytes, which
+    /// JSON reads as nothing).
+    static func paddedBody(_ size: Int) -> [UInt8] {
+        guard size >= 2 else { return [UInt8](repeating: 0x20, count: size) }
+        var body = [UInt8](repeating: UInt8(ascii: "x"), count: size)
+        body[0] = UInt8(ascii: "\"")
+        body[size - 1] = UInt8(ascii: "\"")
+        return body
     }
 
     /// Counts the request against `times` and says whether the fault applies to it.
@@ -107,6 +123,10 @@ final class DemoAPI: HTTPHandler {
         if let retryAfter = fault.retryAfter { response.setHeader("Retry-After", String(retryAfter)) }
         if let contentType = fault.contentType { response.setHeader("Content-Type", contentType) }
         if let challenge = fault.challenge { response.setHeader("WWW-Authenticate", "\(challenge) realm=\"demo\"") }
+        if fault.gzip, !response.forbidsBody {
+            response.body = Gzip.compress(response.body)
+            response.setHeader("Content-Encoding", "gzip")
+        }
         return .respond(response, truncateAfter: fault.dropAfter)
     }
 

@@ -6,6 +6,8 @@ struct Fault: Sendable, Equatable {
     static let headerName = "X-Demo-Fault"
     /// A delay longer than this is surely a typo, and would hold a connection for no reason.
     static let maxDelay = Duration.seconds(300)
+    /// The largest `body-bytes`: the server builds the body in memory.
+    static let maxBodyBytes = 256 << 20
 
     var status: Int?
     var retryAfter: Int?
@@ -14,6 +16,10 @@ struct Fault: Sendable, Equatable {
     var dropAfter: Int?
     var garbageBody = false
     var contentType: String?
+    /// Answer `200` with a JSON body of exactly this many bytes instead of handling the request.
+    var bodyBytes: Int?
+    /// Send the answer's body gzip-compressed, with `Content-Encoding: gzip`.
+    var gzip = false
     /// An authentication scheme (`Basic`, `Digest`, ...) to challenge with: the answer carries
     /// `WWW-Authenticate: <scheme> realm="demo"`.
     var challenge: String?
@@ -59,6 +65,11 @@ struct Fault: Sendable, Equatable {
             case "content-type":
                 guard let value, !value.isEmpty else { throw bad() }
                 fault.contentType = value
+            case "body-bytes":
+                fault.bodyBytes = try integer(in: 0...maxBodyBytes)
+            case "gzip":
+                guard value == nil else { throw bad() }
+                fault.gzip = true
             case "challenge":
                 guard let value, !value.isEmpty, value.utf8.allSatisfy({ $0.isTokenCharacter }) else { throw bad() }
                 fault.challenge = value

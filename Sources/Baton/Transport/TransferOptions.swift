@@ -1,0 +1,23 @@
+/// What a ``Transport`` is asked to do with one request besides sending it: how to report the
+/// bytes that come back, and how many of them to keep.
+///
+/// A struct, so that new options can be added without breaking any transport: a transport that
+/// does not know an option yet reads the ones it knows.
+public struct TransferOptions: Sendable, Equatable {
+    /// Report the response's bytes as they arrive rather than once, complete (see
+    /// ``Endpoint/tracksDownloadProgress``). Default `false`.
+    public var tracksDownloadProgress: Bool
+    /// The largest response body, in bytes, that the transport keeps in memory, counted as it
+    /// arrives after any `Content-Encoding` is undone (a small gzip body can inflate to gigabytes).
+    /// Past it, or as soon as the response declares a longer `Content-Length`, the transport
+    /// stops the transfer and rejects with `URLError(.dataLengthExceedsMaximum)`, which the
+    /// client reports as ``APIError/Kind/responseTooLarge``. Default
+    /// ``Client/Configuration/defaultMaximumResponseSize``.
+    public var maximumResponseSize: Int
+
+    /// Options with every value at its default unless given.
+    public init(tracksDownloadProgress: Bool = false, maximumResponseSize: Int = Client.Configuration.defaultMaximumResponseSize) {
+        self.tracksDownloadProgress = tracksDownloadProgress
+        self.maximumResponseSize = maximumResponseSize
+    }
+}
