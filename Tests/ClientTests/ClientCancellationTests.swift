@@ -107,12 +107,18 @@ final class CancellationClientTests: XCTestCase {
         XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "failed attempts 1"])
     }
 
-    func test_cancelWhileAnAdapterRuns_sendsNothing() async {
+    /// The adapter is let go only after the cancel, so that the call, were it to ignore the
+    /// cancel, would go on to send: the test waits for the adapter to return, then watches the
+    /// transport for a request that must not come.
+    func test_cancelWhileAnAdapterRuns_sendsNothingEvenOnceTheAdapterReturns() async {
         let adapting = expectation(description: "the adapter started")
+        let returned = expectation(description: "the adapter returned")
+        let sent = expectation(description: "a request reached the transport")
+        sent.isInverted = true
         let release = DispatchSemaphore(value: 0)
-        defer { release.signal() }
         struct Blocking: RequestAdapter {
             let adapting: XCTestExpectation
+            let returned: XCTestExpectation
             let release: DispatchSemaphore
             func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
                 adapting.fulfill()
@@ -122,21 +128,28 @@ final class CancellationClientTests: XCTestCase {
                         continuation.resume()
                     }
                 }
+                returned.fulfill()
                 return request
             }
         }
-        let transport = constantStub(.json(Fixtures.orderJSON))
+        let transport = StubTransport { _, _ in
+            sent.fulfill()
+            return .json(Fixtures.orderJSON)
+        }
         let monitor = RecordingMonitor()
         let client = makeClient(transport: transport) { configuration in
-            configuration.adapters = [Blocking(adapting: adapting, release: release)]
+            configuration.adapters = [Blocking(adapting: adapting, returned: returned, release: release)]
             configuration.monitors = [monitor]
         }
         let promise = client.send(Request<Order>(.get, "orders/1"))
-        await fulfillment(of: [adapting], timeout: 5)
+        await fulfillment(of: [adapting], timeout: 10)
         promise.cancel()
-        _ = await awaitError(promise)
+        release.signal()
+        await fulfillment(of: [returned], timeout: 10)
+        // Had the call gone on, its request would follow the adapter's return within microseconds.
+        await fulfillment(of: [sent], timeout: 1)
         XCTAssertEqual(promise.state, .cancelled)
-        XCTAssertEqual(monitor.labels, ["started GET /orders/1", "failed attempts 0"])  // nothing was sent
+        XCTAssertEqual(monitor.labels, ["started GET /orders/1", "failed attempts 0"])
         XCTAssertEqual(transport.requests.count, 0)
     }
 
@@ -182,12 +195,17 @@ final class CancellationClientTests: XCTestCase {
         XCTAssertTrue(isCancelledAPIError(monitor.failedError), "got \(String(describing: monitor.failedError))")
     }
 
-    func test_cancelWhileARetrierDecides_reportsFailedOnce() async {
+    /// As with the adapter above: the retrier answers "retry now" only after the cancel, and the
+    /// test watches for a second attempt that must not come.
+    func test_cancelWhileARetrierDecides_reportsFailedOnce_andNeverRetries() async {
         let deciding = expectation(description: "the retrier was asked")
+        let decided = expectation(description: "the retrier answered")
+        let secondAttempt = expectation(description: "a second request reached the transport")
+        secondAttempt.isInverted = true
         let release = DispatchSemaphore(value: 0)
-        defer { release.signal() }
         struct Blocking: RequestRetrier {
             let deciding: XCTestExpectation
+            let decided: XCTestExpectation
             let release: DispatchSemaphore
             func retry(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) async -> RetryDecision {
                 deciding.fulfill()
@@ -197,19 +215,27 @@ final class CancellationClientTests: XCTestCase {
                         continuation.resume()
                     }
                 }
+                decided.fulfill()
                 return .retry(after: .zero)
             }
         }
         let monitor = RecordingMonitor()
-        let transport = constantStub(HTTPResponse(statusCode: 503))
-        let client = makeClient(transport: transport, retriers: [Blocking(deciding: deciding, release: release)]) {
+        let attempts = Counter()
+        let transport = StubTransport { _, _ in
+            if attempts.increment() > 1 { secondAttempt.fulfill() }
+            return HTTPResponse(statusCode: 503)
+        }
+        let client = makeClient(transport: transport, retriers: [Blocking(deciding: deciding, decided: decided, release: release)]) {
             $0.monitors = [monitor]
         }
         let promise = client.send(Request<Order>(.get, "orders/1"))
-        await fulfillment(of: [deciding], timeout: 5)
+        await fulfillment(of: [deciding], timeout: 10)
         promise.cancel()
-        _ = await awaitError(promise)
+        release.signal()
+        await fulfillment(of: [decided], timeout: 10)
+        await fulfillment(of: [secondAttempt], timeout: 1)
         XCTAssertEqual(promise.state, .cancelled)
+        XCTAssertEqual(attempts.value, 1)
         XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "failed attempts 1"])
         XCTAssertTrue(isCancelledAPIError(monitor.failedError), "got \(String(describing: monitor.failedError))")
     }

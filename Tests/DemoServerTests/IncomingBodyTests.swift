@@ -1,3 +1,4 @@
+import BatonLocking
 import XCTest
 @testable import DemoServer
 
@@ -13,7 +14,7 @@ final class RequestBodyTests: XCTestCase {
     func test_bodyPastTheThreshold_spillsToAFileAndReadsBackInPieces() throws {
         let bytes = testBytes(count: 3 << 20, seed: 4)
         let body = IncomingBody(spillThreshold: 1 << 20)
-        let descriptors = openFileDescriptorCount()
+        let descriptors = Posix.openDescriptors.value
         var offset = 0
         while offset < bytes.count {
             let end = min(bytes.count, offset + 100_000)
@@ -22,7 +23,7 @@ final class RequestBodyTests: XCTestCase {
         }
         XCTAssertTrue(body.isSpilled)
         XCTAssertEqual(body.count, bytes.count)
-        XCTAssertEqual(openFileDescriptorCount(), descriptors + 1)
+        XCTAssertEqual(Posix.openDescriptors.value, descriptors + 1)
         var pieces: [Int] = []
         var hasher = SHA256()
         body.forEachPiece { piece in
@@ -34,7 +35,7 @@ final class RequestBodyTests: XCTestCase {
         XCTAssertNil(body.bytes(limit: 1 << 20))
         XCTAssertEqual(body.bytes(limit: 4 << 20), bytes)
         body.close()
-        XCTAssertEqual(openFileDescriptorCount(), descriptors)
+        XCTAssertEqual(Posix.openDescriptors.value, descriptors)
         XCTAssertEqual(body.count, 0)
     }
 }

@@ -72,15 +72,16 @@ final class TransportTests: ServerTestCase {
         XCTAssertTrue(client.readUntilClosed().closed)
     }
 
-    func test_urlSessionUploadExpectingContinue_isAnsweredWithoutTheOneSecondStall() async throws {
-        // libcurl sends `Expect: 100-continue` for large bodies and waits a second without an answer.
+    /// libcurl sends `Expect: 100-continue` for large bodies, and without an answer waits a second
+    /// before sending the body anyway: that the answer comes first, before any body byte, is
+    /// `test_expect100Continue_isAnsweredBeforeTheBodyIsSent`; this one checks that URLSession's
+    /// whole upload arrives intact through that exchange.
+    func test_urlSessionUploadExpectingContinue_arrivesWhole() async throws {
         let body = Data(testBytes(count: 200_000))
-        let start = ContinuousClock.now
         let reply = try await send("POST", "/_demo/echo", headers: ["Content-Type": "application/octet-stream",
                                                                     "Expect": "100-continue"], body: body)
         XCTAssertEqual(reply.status, 200)
         XCTAssertEqual(reply.object["body_bytes"] as? Int, body.count)
-        XCTAssertLessThan(ContinuousClock.now - start, .milliseconds(900))
     }
 
     func test_head_hasTheContentLengthOfGetButNoBody() throws {

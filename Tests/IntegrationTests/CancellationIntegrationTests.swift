@@ -18,25 +18,19 @@ final class CancellationIntegrationTests: IntegrationTestCase {
         return promise
     }
 
-    func test_cancellingADelayedRequest_settlesWithinASecondAndServerAbandonsIt() async throws {
+    /// Handlers run on the thread that settles the promise, and `cancel()` settles it: the
+    /// failure handler has run by the time `cancel()` returns, long before the server notices.
+    func test_cancellingADelayedRequest_settlesBeforeCancelReturns_andTheServerAbandonsIt() async throws {
         let abandoned = serverLog.expectLine(containing: "abandoned")
-        let settled = expectation(description: "the failure handler ran")
-        let settledAt = Locked<(time: ContinuousClock.Instant, isCancelled: Bool)?>(nil)
+        let cancelled = Recorder<Bool>()
         let promise = try await sendAndWaitUntilTheServerHasIt(GetOrder(id: 1, fault: "delay=5s"), route: "GET /orders/:id")
-        promise.failure { _, isCancelled in
-            settledAt.withLock { $0 = (.now, isCancelled) }
-            settled.fulfill()
-        }
+        promise.failure { _, isCancelled in cancelled.append(isCancelled) }
 
-        let cancelledAt = ContinuousClock.now
         promise.cancel()
 
-        await fulfillment(of: [settled], timeout: 1)
-        let outcome = try XCTUnwrap(settledAt.value)
-        XCTAssertTrue(outcome.isCancelled)
-        XCTAssertLessThan(seconds(outcome.time - cancelledAt), 1.0)
+        XCTAssertEqual(cancelled.events, [true])
         XCTAssertEqual(promise.state, .cancelled)
-        await fulfillment(of: [abandoned], timeout: 3)
+        await fulfillment(of: [abandoned], timeout: 10)
         XCTAssertEqual(serverLog.all.filter { $0.contains("abandoned") }.count, 1)
         XCTAssertTrue(serverLog.all.contains { $0.contains(#""GET /orders/1 HTTP/1.1" -"#) && $0.contains("abandoned") }, "\(serverLog.all)")
     }
@@ -63,14 +57,15 @@ final class CancellationIntegrationTests: IntegrationTestCase {
 
         promise.cancel()
 
-        await fulfillment(of: [abandoned], timeout: 3)
+        await fulfillment(of: [abandoned], timeout: 10)
         let error = await apiError(client.send(Reviews.get(id: 1)))
         XCTAssertEqual(error?.statusCode, 404)
         XCTAssertEqual(serverLog.all.filter { $0.contains(#""POST /facilities/1/reviews HTTP/1.1" -"#) && $0.contains("abandoned") }.count, 1,
                        "\(serverLog.all)")
     }
 
-    func test_cancelledCall_isReportedToMonitorsAsFailedCancelledOnceTheRequestStopped() async throws {
+    func test_cancelledCall_isReportedToMonitorsAsFailedCancelled_andItsRequestIsStopped() async throws {
+        let abandoned = serverLog.expectLine(containing: "abandoned")
         let reported = expectation(description: "a failed event")
         let events = EventRecorder { event in
             if event.kind == .failed { reported.fulfill() }
@@ -80,8 +75,10 @@ final class CancellationIntegrationTests: IntegrationTestCase {
 
         promise.cancel()
 
-        await fulfillment(of: [reported], timeout: 2)
+        await fulfillment(of: [reported], timeout: 10)
         XCTAssertEqual(events.labels, ["started GET /orders/1", "attempt 1", "failed after 1 (cancelled)"])
+        // The server holds the answer for 5 s; it sees the client hang up long before.
+        await fulfillment(of: [abandoned], timeout: 4)
     }
 
     func test_cancellingDuringTheWaitBeforeARetry_sendsNoFurtherAttempt() async throws {
@@ -121,7 +118,7 @@ final class CancellationIntegrationTests: IntegrationTestCase {
 
         promise.cancel()
 
-        await fulfillment(of: [reported], timeout: 2)
+        await fulfillment(of: [reported], timeout: 10)
         XCTAssertEqual(events.labels, [
             "started GET /orders/1", "attempt 1", "retrying after 1 (status 503)", "failed after 1 (cancelled)",
         ])

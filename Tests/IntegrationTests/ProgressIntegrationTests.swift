@@ -50,14 +50,21 @@ final class ProgressIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(sending.last, PromiseProgress(completed: bodyLength, total: bodyLength))
     }
 
-    func test_upload_thenReportsTheResponsesBytes() async throws {
+    /// Bytes sent, every one of them, and only then bytes received, ending with the whole answer.
+    func test_upload_reportsTheBodySent_thenTheResponsesBytes() async throws {
+        let bodyLength = Int64(form.body.count)
         let reported = Locked<[PromiseProgress]>([])
 
         _ = try await uploadImage { progress in reported.withLock { $0.append(progress) } }
 
         let answer = #"{"id":1,"review_id":1,"url":"/photos/1","bytes":1048576,"sha256":"\#(Fixtures.sha256Hex(image))"}"#
         let answerLength = Int64(answer.utf8.count)
-        XCTAssertEqual(reported.value.last, PromiseProgress(completed: answerLength, total: answerLength), "\(reported.value.suffix(5))")
+        let all = reported.value
+        let lastSent = all.lastIndex { $0.total == bodyLength }
+        let firstReceived = all.firstIndex { $0.total == answerLength }
+        XCTAssertEqual(lastSent.map { all[$0] }, PromiseProgress(completed: bodyLength, total: bodyLength), "\(all.suffix(5))")
+        XCTAssertLessThan(try XCTUnwrap(lastSent), try XCTUnwrap(firstReceived), "\(all.suffix(5))")
+        XCTAssertEqual(all.last, PromiseProgress(completed: answerLength, total: answerLength), "\(all.suffix(5))")
     }
 
     func test_download_reportsNonDecreasingBytesEndingAtTheTotal() async throws {

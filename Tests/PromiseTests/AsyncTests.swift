@@ -133,7 +133,9 @@ final class AsyncTests: XCTestCase {
         XCTAssertEqual(all, [progress(1, of: 3), progress(2, of: 3), progress(3, of: 3)])
     }
 
-    func test_progressUpdates_keepsOnlyTheNewestForASlowReader() async {
+    /// The stream buffers the newest value only: a reader that starts after three reports sees the
+    /// last of them.
+    func test_progressUpdates_readAfterSeveralReports_yieldsOnlyTheNewest() async {
         let deferred = Deferred<Int>()
         let updates = deferred.promise.progressUpdates
         deferred.report(1, of: 3)

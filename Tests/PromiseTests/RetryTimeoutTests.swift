@@ -69,20 +69,23 @@ final class RetryTimeoutTests: XCTestCase {
         XCTAssertEqual(attempts.value, 1)
     }
 
-    func test_retry_cancellingDuringAnAttempt_cancelsItAndStartsNoOther() {
+    /// The attempt's work fails after the cancel, as work that stops often does: that failure
+    /// must not start another attempt (with no delay, one would start at once).
+    func test_retry_cancellingDuringAnAttempt_cancelsIt_andItsLateFailureStartsNoOther() {
         let attempts = Recorder<Deferred<Int>>()
         let secondAttempt = expectation(description: "a second attempt started")
         secondAttempt.isInverted = true
-        let retried = Promise<Int>.retry(times: 3, delay: .milliseconds(10)) {
+        let retried = Promise<Int>.retry(times: 3) {
             let attempt = Deferred<Int>()
             attempts.append(attempt)
             if attempts.count > 1 { secondAttempt.fulfill() }
             return attempt.promise
         }
         retried.cancel()
+        attempts.events[0].reject(TestError.boom)
         XCTAssertEqual(retried.state, .cancelled)
         XCTAssertEqual(attempts.events.map(\.cancelCount), [1])
-        wait(for: [secondAttempt], timeout: 0.2)
+        wait(for: [secondAttempt], timeout: 0.5)
         XCTAssertEqual(attempts.count, 1)
     }
 

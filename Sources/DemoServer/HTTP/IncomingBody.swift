@@ -91,7 +91,7 @@ final class IncomingBody {
 
     private static func makeUnlinkedFile() throws(DemoServerError) -> Int32 {
         var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("demo-server-body-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { Posix.counted(mkstemp($0)) } ?? -1 }
         guard fd >= 0 else { throw DemoServerError(operation: "create a temporary file for a request body", errno: errno) }
         _ = unlink(template)
         _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)

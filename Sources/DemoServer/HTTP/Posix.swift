@@ -1,3 +1,4 @@
+import BatonLocking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,6 +10,17 @@ import Darwin
 /// Every descriptor made here is close-on-exec and non-blocking; waiting happens in `poll`, never in
 /// a blocking read or write, so every wait can also be woken by the server's stop pipe.
 enum Posix {
+    /// How many descriptors the server has open, across every server in the process: sockets,
+    /// wake pipes and temporary body files, counted where they are made and in
+    /// ``closeDescriptor(_:)``. A stopped server leaves it where it found it.
+    static let openDescriptors = Locked(0)
+
+    /// Counts `fd` as open, if it is a descriptor (not -1), and hands it back.
+    static func counted(_ fd: Int32) -> Int32 {
+        if fd >= 0 { openDescriptors.withLock { $0 += 1 } }
+        return fd
+    }
+
     /// What a wait on a descriptor ended with.
     enum WaitResult: Equatable {
         case ready
@@ -25,9 +37,9 @@ enum Posix {
     /// A non-blocking TCP socket listening on 127.0.0.1 (never another address), and the port it got.
     static func listenOnLoopback(port: UInt16, backlog: Int32) throws(DemoServerError) -> (fd: Int32, port: UInt16) {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = counted(socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0))
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        let fd = counted(socket(AF_INET, SOCK_STREAM, 0))
         #endif
         guard fd >= 0 else { throw DemoServerError(operation: "socket", errno: errno) }
         do throws(DemoServerError) {
@@ -75,7 +87,7 @@ enum Posix {
     static func accept(on listener: Int32) -> AcceptResult {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let fd = withUnsafeMutablePointer(to: &address) { pointer in
+        let fd = counted(withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 #if canImport(Glibc)
                 Glibc.accept(listener, $0, &length)
@@ -83,7 +95,7 @@ enum Posix {
                 Darwin.accept(listener, $0, &length)
                 #endif
             }
-        }
+        })
         guard fd >= 0 else {
             return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED
                 ? .nonePending : .failed
@@ -105,8 +117,8 @@ enum Posix {
     static func makePipe() throws(DemoServerError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw DemoServerError(operation: "pipe", errno: errno) }
-        prepare(fds[0])
-        prepare(fds[1])
+        prepare(counted(fds[0]))
+        prepare(counted(fds[1]))
         return (fds[0], fds[1])
     }
 
@@ -152,6 +164,7 @@ enum Posix {
     }
 
     static func closeDescriptor(_ fd: Int32) {
+        openDescriptors.withLock { $0 -= 1 }
         #if canImport(Glibc)
         _ = Glibc.close(fd)
         #else

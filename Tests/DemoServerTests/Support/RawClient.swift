@@ -158,13 +158,3 @@ extension String {
     /// The text with `\n` line ends turned into CRLF, so request literals stay readable.
     var crlf: String { replacingOccurrences(of: "\n", with: "\r\n") }
 }
-
-/// The number of descriptors this process has open.
-func openFileDescriptorCount() -> Int {
-    #if os(Linux)
-    let directory = "/proc/self/fd"
-    #else
-    let directory = "/dev/fd"
-    #endif
-    return (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? -1
-}

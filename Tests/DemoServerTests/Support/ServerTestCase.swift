@@ -109,6 +109,21 @@ class ServerTestCase: XCTestCase {
         return reply.object
     }
 
+    /// Waits until the server has counted `count` requests for `route` (as `GET /health`), polling
+    /// its stats: the server offers no other signal. Bounded by `timeout` seconds.
+    func waitUntilServerCounts(
+        _ count: Int, for route: String, timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        func seen() async throws -> Int { (try await stats()["requests"] as? [String: Int])?[route] ?? 0 }
+        var counted = try await seen()
+        while counted < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+            counted = try await seen()
+        }
+        XCTAssertEqual(counted, count, "the server counted \(counted) requests for \(route) within \(timeout) s", file: file, line: line)
+    }
+
     /// A raw connection to the test server.
     func rawClient(readTimeout: Double = 5) throws -> RawClient {
         try RawClient(port: server.port, readTimeout: readTimeout)
