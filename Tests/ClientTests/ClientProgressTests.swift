@@ -25,9 +25,7 @@ final class ProgressClientTests: XCTestCase {
     }
 
     /// The retry reports zero before it reaches the transport, so the count is checked as soon as
-    /// the second request arrives. (Progress a test reported right then could be lost: the
-    /// client subscribes to the transport's promise only after `send` returns, and progress
-    /// reported before anyone subscribes is not kept.)
+    /// the second request arrives.
     func test_eachAttempt_startsProgressAgainFromZero() async throws {
         let firstSent = expectation(description: "first attempt sent")
         let secondSent = expectation(description: "second attempt sent")

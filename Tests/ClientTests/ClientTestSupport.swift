@@ -159,7 +159,7 @@ final class ManualTransport: Transport {
 
     /// `onSend` receives the number of exchanges so far, after each send. It runs inside `send`,
     /// before the client has subscribed to the returned promise: progress reported right then
-    /// reaches no one.
+    /// is held (the newest only) and handed to the client when it subscribes.
     init(onSend: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.onSend = onSend
     }

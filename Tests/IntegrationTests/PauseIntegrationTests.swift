@@ -99,5 +99,33 @@ final class PauseIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(reported.value, [PromiseProgress(completed: total, total: total)])
     }
 
+    /// Linux: an upload paused before it starts still goes out (the transfer is not suspended),
+    /// but while it is paused its handler gets no progress, even once the server has every byte;
+    /// on resume the handler gets the newest progress, once, and the call completes.
+    func test_pausedUpload_deliversNoProgressWhilePaused_thenTheNewestOnResume() async throws {
+        let image = Multipart.imageBytes(count: 256 << 10)
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "一時停止中", rating: 4)).value
+        var form = Multipart()
+        form.addFile(image)
+        let release = DispatchSemaphore(value: 0)
+        let heldClient = makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let reported = Locked<[PromiseProgress]>([])
+        let upload = heldClient.send(Request<Photo>(.post, "reviews/\(review.id)/photos", headers: ["X-Demo-Fault": "delay=1s"],
+                                                    body: .data(form.body, contentType: form.contentType)))
+        upload.pause()
+        upload.progress { progress in reported.withLock { $0.append(progress) } }
+        release.signal()
+
+        // The server counts the request once it has read the whole body, then holds its answer.
+        try await waitUntilServerCounts(1, for: "POST /reviews/:review_id/photos", timeout: 10)
+        XCTAssertEqual(reported.value, [], "progress was delivered while paused")
+        XCTAssertEqual(upload.state, .paused)
+
+        upload.resume()
+        XCTAssertLessThanOrEqual(reported.value.count, 1, "only the newest progress is handed over on resume: \(reported.value)")
+        let photo = try await upload.value
+        XCTAssertEqual(photo.bytes, image.count)
+    }
+
     #endif
 }

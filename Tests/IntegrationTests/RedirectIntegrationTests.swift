@@ -120,15 +120,18 @@ final class RedirectIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(echo.headers["content-type"], "application/json")
     }
 
-    /// Credentials stay behind even when the body may follow.
-    func test_307AcrossOrigins_withTheBodyAllowed_carriesNoCredentials() async throws {
+    /// Credentials stay behind even when the body may follow, on 307 and 308 alike.
+    func test_307And308AcrossOrigins_withTheBodyAllowed_carryNoCredentials() async throws {
         let client = clientWithSecrets { $0.redirects.sendsBodyAcrossOrigins = true }
-        let echo = try await client.send(Demo.redirect(.post, status: 307, to: echoOnB,
-                                                       body: .data(jsonBody, contentType: "application/json"))).value
+        for status in [307, 308] {
+            let echo = try await client.send(Demo.redirect(.post, status: status, to: echoOnB,
+                                                           body: .data(jsonBody, contentType: "application/json"))).value
 
-        XCTAssertNil(echo.headers["authorization"])
-        XCTAssertNil(echo.headers["cookie"])
-        XCTAssertNil(echo.headers["x-session-token"])
+            XCTAssertEqual(echo.bodySHA256, Fixtures.sha256Hex(jsonBody), "\(status)")
+            XCTAssertNil(echo.headers["authorization"], "\(status)")
+            XCTAssertNil(echo.headers["cookie"], "\(status)")
+            XCTAssertNil(echo.headers["x-session-token"], "\(status)")
+        }
     }
 
     /// A cross-origin 307 re-sent a body holding a password to the other host.

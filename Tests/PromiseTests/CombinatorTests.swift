@@ -1,4 +1,5 @@
 import Baton
+import Dispatch
 import TestSupport
 import XCTest
 
@@ -40,6 +41,22 @@ final class CombinatorTests: XCTestCase {
         inputs[2].fulfill(2)
         XCTAssertEqual(received.events, [progress(1, of: 3), progress(2, of: 3), progress(3, of: 3)])
         XCTAssertEqual(combined.fulfilledValue, [0, 1, 2])
+    }
+
+    /// Inputs fulfilled from eight threads at once: each count is reported after its own tally,
+    /// so reports can cross; the combined promise drops one that would go backwards.
+    func test_all_progressNeverGoesBackward_whenInputsFulfilOnManyThreads() {
+        let inputs = deferreds(2000)
+        let combined = Promise.all(inputs.map(\.promise))
+        let completed = Recorder<Int64>()
+        combined.progress { completed.append($0.completed) }
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in stride(from: thread, to: inputs.count, by: 8) { inputs[index].fulfill(index) }
+        }
+        XCTAssertEqual(combined.fulfilledValue, Array(0..<2000))
+        let counts = completed.events
+        XCTAssertTrue(zip(counts, counts.dropFirst()).allSatisfy { $0 < $1 }, "progress went backwards: \(counts)")
+        XCTAssertEqual(counts.last, 2000)
     }
 
     func test_all_ofNoPromises_fulfilsAtOnceWithAnEmptyArray() {

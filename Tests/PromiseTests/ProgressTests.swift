@@ -80,6 +80,21 @@ final class ProgressTests: XCTestCase {
 
     // MARK: Forwarding along a chain
 
+    /// Promise's doc: progress reported before any handler was added is kept (the newest) and
+    /// handed to the first handler added; later reports follow as usual.
+    func test_progressReportedBeforeAnyHandler_isHandedToTheFirstHandlerAdded() {
+        let work = Deferred<Int>()
+        let received = Recorder<PromiseProgress>()
+        work.report(1, of: 3)
+        work.report(2, of: 3)
+
+        work.promise.progress { received.append($0) }
+        XCTAssertEqual(received.events, [progress(2, of: 3)])
+
+        work.report(3, of: 3)
+        XCTAssertEqual(received.events, [progress(2, of: 3), progress(3, of: 3)])
+    }
+
     func test_chainedPromise_reportsItsUpstreamsProgress_whileTheUpstreamRuns() {
         let root = Deferred<Int>()
         let received = Recorder<PromiseProgress>()

@@ -204,4 +204,66 @@ final class RetryTimeoutTests: XCTestCase {
         XCTAssertEqual(received.events, [progress(1, of: 2)])
         original.fulfill(0)
     }
+
+    // MARK: retry's progress, pause and memory
+
+    /// retry's doc: progress is the running attempt's, so it starts again with each attempt.
+    func test_retry_progressIsTheRunningAttempts_andStartsAgainWithTheNext() {
+        let attempts = Recorder<Deferred<Int>>()
+        let received = Recorder<PromiseProgress>()
+        let secondStarted = expectation(description: "the second attempt started")
+        let retried = Promise<Int>.retry(times: 1) {
+            let attempt = Deferred<Int>()
+            attempts.append(attempt)
+            if attempts.count == 2 { secondStarted.fulfill() }
+            return attempt.promise
+        }
+        retried.progress { received.append($0) }
+        attempts.events[0].report(5, of: 10)
+        attempts.events[0].reject(TestError.boom)
+        wait(for: [secondStarted], timeout: 10)
+        attempts.events[1].report(1, of: 10)
+        attempts.events[1].fulfill(7)
+        XCTAssertEqual(received.events, [progress(5, of: 10), progress(1, of: 10)])
+        XCTAssertEqual(retried.fulfilledValue, 7)
+    }
+
+    /// Paused while it waits to retry: the next attempt starts paused, and a resume reaches it.
+    func test_retry_pausedDuringItsDelay_startsTheNextAttemptPaused() {
+        let attempts = Recorder<Deferred<Int>>()
+        let secondStarted = expectation(description: "the second attempt started")
+        let retried = Promise<Int>.retry(times: 1, delay: .milliseconds(50)) {
+            let attempt = Deferred<Int>()
+            attempts.append(attempt)
+            if attempts.count == 2 { secondStarted.fulfill() }
+            return attempt.promise
+        }
+        attempts.events[0].reject(TestError.boom)
+        retried.pause()
+        XCTAssertEqual(retried.state, .paused)
+        wait(for: [secondStarted], timeout: 10)
+        XCTAssertEqual(attempts.events[1].pauseCount, 1)
+        retried.resume()
+        XCTAssertEqual(attempts.events[1].resumeCount, 1)
+        attempts.events[1].fulfill(3)
+        XCTAssertEqual(retried.fulfilledValue, 3)
+    }
+
+    /// Cancelling during the delay drops the scheduled attempt and all it captured at once, not
+    /// when the (here one-hour) timer would have fired.
+    func test_retry_cancelledDuringItsDelay_releasesWhatTheAttemptCapturedAtOnce() {
+        final class Captured: Sendable {}
+        weak var weakCaptured: Captured?
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            let retried = Promise<Int>.retry(times: 1, delay: .seconds(3600)) {
+                withExtendedLifetime(captured) {}
+                return Promise(error: TestError.boom)
+            }
+            XCTAssertEqual(retried.state, .running)
+            retried.cancel()
+        }
+        XCTAssertNil(weakCaptured)
+    }
 }

@@ -29,7 +29,7 @@ import BatonLocking
 /// session is invalidated when the transport is released, after its tasks finish.
 public final class URLSessionTransport: Transport {
     fileprivate let session: URLSession
-    fileprivate let delegate: SessionDelegate
+    let delegate: SessionDelegate
 
     /// Creates a transport with its own session.
     ///

@@ -1,0 +1,54 @@
+import Baton
+import BatonLocking
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+import XCTest
+
+/// `URLSessionTransport`'s own promises, over loopback: where its promises settle, and bodies
+/// streamed from a file.
+final class TransportIntegrationTests: IntegrationTestCase {
+    /// The name of the `OperationQueue` a call's handler ran on (`nil`: none, as on a global
+    /// dispatch queue).
+    private func queueOfTheHandler<T>(_ call: Promise<T>) async throws -> String? {
+        let seen = Locked<String?>(nil)
+        _ = try await call.then { _ in seen.withLock { $0 = OperationQueue.current?.name } }.value
+        return seen.value
+    }
+
+    /// A small body settles on the session's serial delegate queue, as URLSession's own
+    /// completion handlers run; one of `parallelDecodingThreshold` bytes or more is handed to a
+    /// global queue, so that decoding it holds up no other response of the session.
+    func test_largeBodies_settleOffTheDelegateQueue_smallOnesOnIt() async throws {
+        let small = client.send(Request<Data>(.get, "health"))
+        let large = client.send(Request<Data>(.get, "health", headers: [
+            "X-Demo-Fault": "body-bytes=\(URLSessionTransport.parallelDecodingThreshold)",
+        ]))
+
+        let smallQueue = try await queueOfTheHandler(small)
+        let largeQueue = try await queueOfTheHandler(large)
+
+        XCTAssertEqual(smallQueue, "Baton.URLSessionTransport")
+        XCTAssertNil(largeQueue)
+    }
+
+    /// A `.file` body is streamed from disk and arrives byte for byte.
+    func test_fileBody_arrivesWhole() async throws {
+        let bytes = Data(Multipart.imageBytes(count: 300_000))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("baton-file-body-\(UUID().uuidString)")
+        try bytes.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var request = URLRequest(url: server.baseURL.appendingPathComponent("_demo/echo"))
+        request.httpMethod = "POST"
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+
+        let response = try await URLSessionTransport().send(request, body: .file(file), options: TransferOptions()).value
+
+        let echo = try JSONDecoder().decode(Echo.self, from: response.body)
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(echo.bodyBytes, bytes.count)
+        XCTAssertEqual(echo.bodySHA256, Fixtures.sha256Hex(bytes))
+    }
+}
