@@ -1,4 +1,5 @@
 import Baton
+import BatonLocking
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -24,18 +25,46 @@ final class ClientRedirectTests: XCTestCase {
         XCTAssertTrue(transport.requests.allSatisfy { $0.httpBody == body }, "every hop of a 307 re-sends the body")
     }
 
-    /// A cancel that lands while a redirect is on its way back: the redirect arrives, but
-    /// nothing more goes on the wire.
+    /// A cancel that lands while the redirect is being delivered to the call: the transport's
+    /// first handler (added before the client's) cancels the call, so the client's handler then
+    /// sees a redirect to follow and a call already cancelled. Nothing more goes on the wire.
     func test_cancelBetweenTwoHops_sendsNoFurtherRequest() {
-        let transport = ManualTransport()
+        let transport = HookedTransport()
         let client = makeClient(transport: transport)
         let call = client.send(Request<Data>(.post, "moved", body: .data(body, contentType: "application/json")))
-        XCTAssertEqual(transport.count, 1)
+        transport.onDelivery = { call.cancel() }
 
-        call.cancel()
-        transport.exchange(0).fulfill(HTTPResponse(statusCode: 307, headers: ["Location": "http://h/elsewhere"]))
+        transport.answerFirst(HTTPResponse(statusCode: 307, headers: ["Location": "http://h/elsewhere"]))
 
         XCTAssertEqual(call.state, .cancelled)
-        XCTAssertEqual(transport.count, 1)
+        XCTAssertEqual(transport.sent, 1)
+    }
+}
+
+/// A transport whose first answer is handed to `onDelivery` just before the client sees it.
+private final class HookedTransport: Transport {
+    private let state = Locked<(sent: Int, fulfil: (@Sendable (HTTPResponse) -> Void)?, hook: (@Sendable () -> Void)?)>((0, nil, nil))
+
+    var sent: Int { state.value.sent }
+
+    var onDelivery: @Sendable () -> Void {
+        get { state.value.hook ?? {} }
+        set { state.withLock { $0.hook = newValue } }
+    }
+
+    func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {
+        let promise = Promise<HTTPResponse> { _, fulfill, _, _ in
+            state.withLock { state in
+                state.sent += 1
+                if state.fulfil == nil { state.fulfil = fulfill }
+            }
+        }
+        // Added before the client subscribes, so it runs first.
+        promise.then { [state] _ in state.value.hook?() }
+        return promise
+    }
+
+    func answerFirst(_ response: HTTPResponse) {
+        state.value.fulfil?(response)
     }
 }
