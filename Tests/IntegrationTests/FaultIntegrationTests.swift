@@ -116,7 +116,8 @@ final class FaultIntegrationTests: IntegrationTestCase {
 
         let error = await apiError(client.send(Reviews.post(facilityID: 1, content: "一度だけ", rating: 5, headers: ["X-Demo-Fault": "drop"])))
 
-        XCTAssertLessThan(seconds(ContinuousClock.now - started), 10)
+        // A hang guard: the server's 5 s idle timeout ends the re-sent POST.
+        XCTAssertLessThan(seconds(ContinuousClock.now - started), 60)
         #if canImport(FoundationNetworking)
         XCTAssertEqual(error?.kind, .unacceptableStatus, "\(String(describing: error))")
         XCTAssertEqual(error?.statusCode, 408)
@@ -168,12 +169,11 @@ final class FaultIntegrationTests: IntegrationTestCase {
     /// request was made, so this proves the client's setting reaches the wire.
     func test_clientTimeout_endsADelayedAnswerAsTimedOut() async {
         let client = makeClient { $0.retriers = []; $0.timeout = .seconds(1) }
-        let started = ContinuousClock.now
 
         let error = await apiError(client.send(GetOrder(id: 1, fault: "delay=5s")))
 
+        // Without the timeout on the wire, the answer would arrive after 5 s and fulfil the call.
         XCTAssertEqual(transportCode(error), .timedOut)
-        XCTAssertLessThan(seconds(ContinuousClock.now - started), 4)
     }
 
     func test_badFaultValue_isAnswered400NamingTheValue() async {

@@ -1,4 +1,4 @@
-import Baton
+@testable import Baton
 import Dispatch
 import TestSupport
 import XCTest
@@ -57,6 +57,18 @@ final class CombinatorTests: XCTestCase {
         let counts = completed.events
         XCTAssertTrue(zip(counts, counts.dropFirst()).allSatisfy { $0 < $1 }, "progress went backwards: \(counts)")
         XCTAssertEqual(counts.last, 2000)
+    }
+
+    /// What the combinators rely on, without the race: a report that does not advance past the
+    /// newest accepted one is dropped.
+    func test_reportOnlyForward_dropsAReportThatDoesNotAdvance() {
+        let work = Deferred<Int>()
+        let completed = Recorder<Int64>()
+        work.promise.progress { completed.append($0.completed) }
+        for count: Int64 in [2, 1, 2, 3] {
+            work.promise.report(PromiseProgress(completed: count, total: 3), onlyForward: true)
+        }
+        XCTAssertEqual(completed.events, [2, 3])
     }
 
     func test_all_ofNoPromises_fulfilsAtOnceWithAnEmptyArray() {

@@ -26,10 +26,12 @@ import BatonLocking
 /// A promise settles on the session's serial delegate queue, as URLSession's own completion
 /// handlers run, unless its response body is large (``parallelDecodingThreshold`` or more):
 /// then on a global concurrent queue, so that decoding it holds up no other response. The
-/// session is invalidated when the transport is released, after its tasks finish.
+/// session is invalidated when the transport is released, after its tasks finish: on Apple
+/// platforms a session keeps its delegate until then. (No test holds this: the URLSession of
+/// swift-corelibs-foundation, where the tests run, frees its delegate either way.)
 public final class URLSessionTransport: Transport {
     fileprivate let session: URLSession
-    let delegate: SessionDelegate
+    fileprivate let delegate: SessionDelegate
 
     /// Creates a transport with its own session.
     ///
