@@ -122,12 +122,7 @@ final class CancellationClientTests: XCTestCase {
             let release: DispatchSemaphore
             func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
                 adapting.fulfill()
-                await withCheckedContinuation { continuation in
-                    DispatchQueue.global().async {
-                        release.wait()
-                        continuation.resume()
-                    }
-                }
+                await waitOffThread(for: release)
                 returned.fulfill()
                 return request
             }
@@ -209,12 +204,7 @@ final class CancellationClientTests: XCTestCase {
             let release: DispatchSemaphore
             func retry(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) async -> RetryDecision {
                 deciding.fulfill()
-                await withCheckedContinuation { continuation in
-                    DispatchQueue.global().async {
-                        release.wait()
-                        continuation.resume()
-                    }
-                }
+                await waitOffThread(for: release)
                 decided.fulfill()
                 return .retry(after: .zero)
             }
@@ -238,5 +228,15 @@ final class CancellationClientTests: XCTestCase {
         XCTAssertEqual(attempts.value, 1)
         XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "failed attempts 1"])
         XCTAssertTrue(isCancelledAPIError(monitor.failedError), "got \(String(describing: monitor.failedError))")
+    }
+}
+
+/// Waits, without holding a thread of Swift's cooperative pool, until `semaphore` is signalled.
+private func waitOffThread(for semaphore: DispatchSemaphore) async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            semaphore.wait()
+            continuation.resume()
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Baton
+import BatonLocking
 import TestSupport
 import XCTest
 
@@ -229,24 +230,36 @@ final class RetryTimeoutTests: XCTestCase {
     }
 
     /// Paused while it waits to retry: the next attempt starts paused, and a resume reaches it.
+    /// The second attempt signals from its own pause and resume handlers, which run when the
+    /// retry's pause and resume reach it, on whichever thread that happens.
     func test_retry_pausedDuringItsDelay_startsTheNextAttemptPaused() {
-        let attempts = Recorder<Deferred<Int>>()
-        let secondStarted = expectation(description: "the second attempt started")
+        let first = Deferred<Int>()
+        let paused = expectation(description: "the second attempt was paused")
+        let resumed = expectation(description: "the second attempt was resumed")
+        let second = Locked<(@Sendable (Int) -> Void)?>(nil)
+        let attempts = Counter()
         let retried = Promise<Int>.retry(times: 1, delay: .milliseconds(50)) {
-            let attempt = Deferred<Int>()
-            attempts.append(attempt)
-            if attempts.count == 2 { secondStarted.fulfill() }
-            return attempt.promise
+            guard attempts.increment() > 1 else { return first.promise }
+            return Promise { _, fulfill, _, configure in
+                second.withLock { $0 = fulfill }
+                configure.pause = { paused.fulfill() }
+                configure.resume = { resumed.fulfill() }
+            }
         }
-        attempts.events[0].reject(TestError.boom)
+        let settled = expectation(description: "the retry settled")
+        retried.always { settled.fulfill() }
+
+        first.reject(TestError.boom)
         retried.pause()
         XCTAssertEqual(retried.state, .paused)
-        wait(for: [secondStarted], timeout: 10)
-        XCTAssertEqual(attempts.events[1].pauseCount, 1)
+        wait(for: [paused], timeout: 10)
         retried.resume()
-        XCTAssertEqual(attempts.events[1].resumeCount, 1)
-        attempts.events[1].fulfill(3)
+        wait(for: [resumed], timeout: 10)
+        second.value?(3)
+        wait(for: [settled], timeout: 10)
+
         XCTAssertEqual(retried.fulfilledValue, 3)
+        XCTAssertEqual(attempts.value, 2)
     }
 
     /// Cancelling during the delay drops the scheduled attempt and all it captured at once, not
