@@ -13,8 +13,8 @@ import Synchronization
 ///
 /// Every critical section is announced to ThreadSanitizer under the owner's address, because
 /// ThreadSanitizer cannot see the futex inside `Mutex` (see ``ThreadSanitizer``).
-// Guarded by the mutex (unfair lock) it wraps: the value is reached only inside `withLock`.
 @usableFromInline
+// Guarded by the mutex (unfair lock) it wraps: the value is reached only inside `withLock`.
 package struct Lock<Value>: ~Copyable, @unchecked Sendable {
     #if canImport(Darwin)
     @usableFromInline let lock: OSAllocatedUnfairLock<Value>

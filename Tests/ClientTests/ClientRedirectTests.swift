@@ -32,7 +32,7 @@ final class ClientRedirectTests: XCTestCase {
         let transport = HookedTransport()
         let client = makeClient(transport: transport)
         let call = client.send(Request<Data>(.post, "moved", body: .data(body, contentType: "application/json")))
-        transport.onDelivery = { call.cancel() }
+        transport.beforeDelivering { call.cancel() }
 
         transport.answerFirst(HTTPResponse(statusCode: 307, headers: ["Location": "http://h/elsewhere"]))
 
@@ -41,15 +41,14 @@ final class ClientRedirectTests: XCTestCase {
     }
 }
 
-/// A transport whose first answer is handed to `onDelivery` just before the client sees it.
+/// A transport that runs a hook just before the client sees its answer.
 private final class HookedTransport: Transport {
     private let state = Locked<(sent: Int, fulfil: (@Sendable (HTTPResponse) -> Void)?, hook: (@Sendable () -> Void)?)>((0, nil, nil))
 
     var sent: Int { state.value.sent }
 
-    var onDelivery: @Sendable () -> Void {
-        get { state.value.hook ?? {} }
-        set { state.withLock { $0.hook = newValue } }
+    func beforeDelivering(_ hook: @escaping @Sendable () -> Void) {
+        state.withLock { $0.hook = hook }
     }
 
     func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {

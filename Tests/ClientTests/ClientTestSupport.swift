@@ -276,3 +276,26 @@ func onlyRequest(
     }
     return requests[0]
 }
+
+/// Sends `endpoint` through a stub answering `response` and returns the request it received.
+func sentRequest<E: Endpoint>(
+    _ endpoint: E,
+    baseURL: String = "http://h/",
+    response: HTTPResponse = .json(Fixtures.orderJSON),
+    configure: (inout Client.Configuration) -> Void = { _ in }
+) async throws -> URLRequest? {
+    let transport = constantStub(response)
+    let client = makeClient(baseURL: baseURL, transport: transport, configure: configure)
+    _ = try await client.send(endpoint).value
+    return onlyRequest(transport)
+}
+
+/// Sends `endpoint`, which must fail, and returns the error and the stub's requests.
+func failedSend<E: Endpoint>(
+    _ endpoint: E, configure: (inout Client.Configuration) -> Void = { _ in }
+) async -> (error: (any Error)?, requests: [URLRequest]) {
+    let transport = constantStub(.json(Fixtures.orderJSON))
+    let client = makeClient(transport: transport, configure: configure)
+    let error = await awaitError(client.send(endpoint))
+    return (error, transport.requests)
+}
