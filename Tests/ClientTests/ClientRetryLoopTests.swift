@@ -81,8 +81,53 @@ final class RetryLoopClientTests: XCTestCase {
 
     func test_defaultConfiguration_retriesWithTheDefaultPolicy() {
         let configuration = Client.Configuration(baseURL: URL(string: "http://h/")!)
-        XCTAssertEqual(configuration.retriers.count, 1)
-        XCTAssertEqual((configuration.retriers.first as? RetryPolicy)?.baseDelay, RetryPolicy.defaultBaseDelay)
+        XCTAssertTrue(configuration.retriers.isEmpty)
+        XCTAssertEqual(configuration.retryPolicy?.baseDelay, RetryPolicy.defaultBaseDelay)
+    }
+
+    func test_addingARetrier_keepsTheRetryPolicy() async throws {
+        let log = Recorder<String>()
+        let transport = sequencedStub([unavailable, ok])
+        let client = Client(baseURL: URL(string: "http://h/")!, transport: transport) { configuration in
+            configuration.retryPolicy = fastRetryPolicy
+            configuration.retriers.append(ScriptedRetrier(name: "mine", decision: .doNotRetry, log: log))
+        }
+        _ = try await client.send(Request<Order>(.get, "orders/1")).value
+        XCTAssertEqual(transport.requests.count, 2, "the policy retried the 503 after the added retrier declined")
+        XCTAssertEqual(log.events, ["mine 1"])
+    }
+
+    func test_retryCountsArePerCause() async throws {
+        // Two replays for another cause leave the policy its whole budget of one transient retry.
+        let transport = sequencedStub([unavailable, unavailable, unavailable, unavailable, ok])
+        let replays = Counter()
+        let replayer = ClosureRetrier { _, _, _ in
+            guard replays.increment() <= 2 else { return .doNotRetry }
+            return .retry(after: .zero, cause: .expiredCredentials)
+        }
+        let monitor = RecordingMonitor()
+        let client = Client(baseURL: URL(string: "http://h/")!, transport: transport) { configuration in
+            configuration.retryPolicy = RetryPolicy(retryLimit: 1, baseDelay: .milliseconds(1))
+            configuration.retriers = [replayer]
+            configuration.monitors = [monitor]
+        }
+        let error = await awaitError(client.send(Request<Order>(.get, "orders/1")))
+        XCTAssertEqual((error as? APIError)?.statusCode, 503)
+        XCTAssertEqual(transport.requests.count, 4, "two replays, one transient retry, then the limit")
+        let causes = monitor.events.compactMap(\.retryCause)
+        XCTAssertEqual(causes, [.expiredCredentials, .expiredCredentials, .transientFailure])
+    }
+
+    func test_failWith_replacesTheAttemptsError() async {
+        struct Replacement: Error {}
+        let transport = sequencedStub([unavailable, ok])
+        let client = makeClient(transport: transport, retriers: [
+            ClosureRetrier { _, _, _ in .fail(with: Replacement()) },
+            fastRetryPolicy,
+        ])
+        let error = await awaitError(client.send(Request<Order>(.get, "orders/1")))
+        XCTAssertTrue(error is Replacement, String(describing: error))
+        XCTAssertEqual(transport.requests.count, 1, "no later retrier is asked once one fails the call")
     }
 
     // MARK: Retriers' order

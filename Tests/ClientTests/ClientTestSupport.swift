@@ -125,6 +125,19 @@ struct ScriptedRetrier: RequestRetrier {
     }
 }
 
+/// A retrier that answers what its closure returns.
+struct ClosureRetrier: RequestRetrier {
+    var decide: @Sendable (URLRequest, any Error, AttemptContext) async -> RetryDecision
+
+    init(_ decide: @escaping @Sendable (URLRequest, any Error, AttemptContext) async -> RetryDecision) {
+        self.decide = decide
+    }
+
+    func retry(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) async -> RetryDecision {
+        await decide(request, error, context)
+    }
+}
+
 /// An adapter that logs "`name` `attempt`" and sets the header `X-Adapted-By` to the names of
 /// the adapters that ran so far.
 struct LoggingAdapter: RequestAdapter {
@@ -196,6 +209,7 @@ func makeClient(
     configure: (inout Client.Configuration) -> Void = { _ in }
 ) -> Client {
     Client(baseURL: URL(string: baseURL)!, transport: transport) { configuration in
+        configuration.retryPolicy = nil
         configuration.retriers = retriers
         configure(&configuration)
     }

@@ -186,10 +186,10 @@ final class RedactionClientTests: XCTestCase {
         let log = Recorder<String>()
         let lines = await loggedLines(
             for: Request(.get, "orders/1"), answering: [HTTPResponse(statusCode: 503), .json(Fixtures.orderJSON)],
-            showsAttempts: false, retriers: [ScriptedRetrier(name: "r", decision: .retry(after: .milliseconds(1)), log: log)]
+            showsAttempts: false, retriers: [ScriptedRetrier(name: "r", decision: .retry(after: .milliseconds(1), cause: .transientFailure), log: log)]
         )
         XCTAssertEqual(lines.dropFirst().first,
-                       "↻ GET /orders/1 attempt 1 failed, retrying in 0.001 seconds: GET /orders/1 failed: the server answered 503 Service Unavailable.")
+                       "↻ GET /orders/1 attempt 1 failed (transientFailure), retrying in 0.001 seconds: GET /orders/1 failed: the server answered 503 Service Unavailable.")
     }
 
     func test_loggingMonitor_failureLine() async {
@@ -306,7 +306,7 @@ final class RedactionClientTests: XCTestCase {
         let lines = Recorder<String>()
         let monitor = LoggingMonitor(redaction: Redaction(headers: [], bodyFields: ["order_ref"]), showsAttempts: true) { lines.append($0) }
         let transport = constantStub(.json(#"{"order_ref":"MARK-ref"}"#, statusCode: 422))
-        let client = makeClient(transport: transport) { $0.monitors = [monitor]; $0.retriers = [] }
+        let client = makeClient(transport: transport) { $0.monitors = [monitor]; $0.retryPolicy = nil }
         _ = await awaitError(client.send(Request<Order>(.get, "orders", query: [URLQueryItem(name: "order_ref", value: "MARK-q")])))
         XCTAssertEqual(lines.count, 3)
         for line in lines.events { XCTAssertFalse(line.contains("MARK"), line) }

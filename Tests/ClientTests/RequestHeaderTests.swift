@@ -130,7 +130,7 @@ final class RequestHeaderClientTests: XCTestCase {
     /// with no `Authorization` at all. Baton's adapters refuse such a value instead.
     func test_bearerTokenWithALineBreak_failsTheCallNamingTheHeader_andSendsNothing() async {
         let adapter = BearerTokenAdapter { "abc\r\nX-Injected: 1" }
-        let (error, requests) = await failedSend(Request<Order>(.get, "orders/1")) { $0.adapters = [adapter]; $0.retriers = [] }
+        let (error, requests) = await failedSend(Request<Order>(.get, "orders/1")) { $0.adapters = [adapter]; $0.retryPolicy = nil }
         let parts = invalidRequestParts(error)
         XCTAssertEqual(parts?.field, #"header "Authorization" (set by an adapter)"#)
         XCTAssertEqual(parts?.reason, "the value contains the control character U+000D")
@@ -140,7 +140,7 @@ final class RequestHeaderClientTests: XCTestCase {
 
     func test_headersAdapterValueWithALineBreak_failsTheCall_andSendsNothing() async {
         let adapter = HeadersAdapter(["X-Session": "s\nX-Evil: 1"])
-        let (error, requests) = await failedSend(Request<Order>(.get, "orders/1")) { $0.adapters = [adapter]; $0.retriers = [] }
+        let (error, requests) = await failedSend(Request<Order>(.get, "orders/1")) { $0.adapters = [adapter]; $0.retryPolicy = nil }
         XCTAssertEqual(invalidRequestParts(error)?.field, #"header "X-Session" (set by an adapter)"#)
         XCTAssertEqual(requests.count, 0)
     }

@@ -18,6 +18,11 @@ final class RetryPolicyClientTests: XCTestCase {
         return (.unacceptableStatus(request, response, message: nil), response)
     }
 
+    /// The context of attempt number `attempt`, every earlier one having been a transient-failure retry.
+    private func context(_ attempt: Int, response: HTTPResponse? = nil) -> AttemptContext {
+        AttemptContext(request: request, attempt: attempt, response: response, retries: [.transientFailure: attempt - 1])
+    }
+
     /// The decision for a failed attempt with `statusCode`.
     private func decision(
         _ policy: RetryPolicy? = nil, method: HTTPMethod = .get, status statusCode: Int,
@@ -25,13 +30,13 @@ final class RetryPolicyClientTests: XCTestCase {
     ) -> RetryDecision {
         let (error, response) = statusFailure(statusCode, headers: headers)
         return (policy ?? self.policy).decision(
-            method: method, error: error, context: AttemptContext(request: request, attempt: attempt, response: response), now: now
+            method: method, error: error, context: context(attempt, response: response), now: now
         )
     }
 
     /// The decision for a failed attempt with `error` and no response.
     private func decision(_ policy: RetryPolicy? = nil, method: HTTPMethod = .get, error: any Error, attempt: Int = 1) -> RetryDecision {
-        (policy ?? self.policy).decision(method: method, error: error, context: AttemptContext(request: request, attempt: attempt), now: now)
+        (policy ?? self.policy).decision(method: method, error: error, context: context(attempt), now: now)
     }
 
     private func isRetry(_ decision: RetryDecision) -> Bool {

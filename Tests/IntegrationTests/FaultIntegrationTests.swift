@@ -12,7 +12,7 @@ import XCTest
 final class FaultIntegrationTests: IntegrationTestCase {
     /// A client of the main server that sends the token and never retries.
     private func singleAttemptClient(monitors: [any ClientMonitor] = []) -> Client {
-        makeClient { $0.retriers = []; $0.monitors = monitors }
+        makeClient { $0.retryPolicy = nil; $0.monitors = monitors }
     }
 
     func test_injectedStatus_isUnacceptableStatusWithMessageInjected() async {
@@ -23,7 +23,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     }
 
     func test_injectedStatus_appliesBeforeAuthentication() async {
-        let client = makeClient(authorized: false) { $0.retriers = [] }
+        let client = makeClient(authorized: false) { $0.retryPolicy = nil }
 
         let error = await apiError(client.send(GetOrder(id: 1, fault: "status=503")))
 
@@ -168,7 +168,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     /// URLSession on Linux honours a request's own timeout only when it was set after the
     /// request was made, so this proves the client's setting reaches the wire.
     func test_clientTimeout_endsADelayedAnswerAsTimedOut() async {
-        let client = makeClient { $0.retriers = []; $0.timeout = .seconds(1) }
+        let client = makeClient { $0.retryPolicy = nil; $0.timeout = .seconds(1) }
 
         let error = await apiError(client.send(GetOrder(id: 1, fault: "delay=5s")))
 

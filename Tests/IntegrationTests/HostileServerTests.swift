@@ -33,7 +33,7 @@ final class HostileServerTests: IntegrationTestCase {
     /// `WWW-Authenticate: Basic` pending forever. Baton sends credentials itself (adapters), so
     /// every challenge is answered with none and the 401 completes the call.
     func test_401WithAChallenge_completesTheCall_forEverySchemeOnGETAndPOST() async {
-        let client = makeClient { $0.retriers = [] }
+        let client = makeClient { $0.retryPolicy = nil }
         for scheme in ["Basic", "Digest", "Negotiate", "NTLM", "Bearer"] {
             let fault = "status=401;challenge=\(scheme)"
             let get = await settledError(client.send(GetOrder(id: 1, fault: fault)))
@@ -49,7 +49,7 @@ final class HostileServerTests: IntegrationTestCase {
     /// The idle timeout restarts with every byte, so a slow server could hold a call as long as it
     /// liked; the deadline bounds the whole call.
     func test_deadline_failsACallTheServerHoldsBack_andSaysSo() async {
-        let client = makeClient { $0.retriers = []; $0.deadline = .milliseconds(500) }
+        let client = makeClient { $0.retryPolicy = nil; $0.deadline = .milliseconds(500) }
 
         let error = await settledError(client.send(GetOrder(id: 1, fault: "delay=30s")))
 
@@ -59,7 +59,7 @@ final class HostileServerTests: IntegrationTestCase {
     }
 
     func test_deadline_endsAWaitBeforeARetry() async {
-        let client = makeClient { $0.retriers = [RetryPolicy.default]; $0.deadline = .milliseconds(500) }
+        let client = makeClient { $0.retryPolicy = .default; $0.deadline = .milliseconds(500) }
 
         let error = await settledError(client.send(GetOrder(id: 1, fault: "status=503;retry-after=30")))
 
@@ -131,7 +131,7 @@ final class HostileServerTests: IntegrationTestCase {
 
     /// A server that sends too much sends too much again: the default policy does not retry.
     func test_responseTooLarge_isNotRetried() async throws {
-        let client = makeClient { $0.maximumResponseSize = 1 << 20; $0.retriers = [RetryPolicy.default] }
+        let client = makeClient { $0.maximumResponseSize = 1 << 20; $0.retryPolicy = .default }
 
         let error = await settledError(client.send(GetOrder(id: 1, fault: "body-bytes=2097152")))
 
@@ -152,7 +152,7 @@ final class HostileServerTests: IntegrationTestCase {
         base.user = "demo"
         base.password = "MARK-basepw"
         let client = Client(baseURL: base.url!) { configuration in
-            configuration.retriers = []
+            configuration.retryPolicy = nil
             configuration.headers = ["X-Auth-Token": "MARK-xauth", "Cookie": "s=MARK-cookie", "X-Api-Key": "MARK-apikey"]
             configuration.adapters = [BearerTokenAdapter { "MARK-bearer" }]
             configuration.monitors = [LoggingMonitor(showsAttempts: true) { lines.append($0) }]

@@ -87,14 +87,14 @@ class IntegrationTestCase: XCTestCase {
         let target = server ?? self.server!
         var configuration = Client.Configuration(baseURL: target.baseURL)
         if authorized, let token { configuration.headers["Authorization"] = "Bearer \(token)" }
-        configuration.retriers = [Self.fastRetries]
+        configuration.retryPolicy = Self.fastRetries
         configure(&configuration)
         return Client(configuration: configuration)
     }
 
     /// A client without a token or retries, for the `/_demo/*` routes.
     private func demoClient(of server: DemoServer) -> Client {
-        Client(baseURL: server.baseURL) { $0.retriers = [] }
+        Client(baseURL: server.baseURL) { $0.retryPolicy = nil }
     }
 
     /// `POST /_demo/reset`: back to the seed's data, no tokens, no stats.

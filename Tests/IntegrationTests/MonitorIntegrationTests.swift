@@ -106,7 +106,7 @@ final class MonitorIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(written.count, 5, "\(written)")
         guard written.count == 5 else { return }
         XCTAssertEqual(written[0], "→ GET /orders/1")
-        XCTAssertTrue(written[1].hasPrefix("↻ GET /orders/1 attempt 1 failed, retrying in "), written[1])
+        XCTAssertTrue(written[1].hasPrefix("↻ GET /orders/1 attempt 1 failed (transientFailure), retrying in "), written[1])
         XCTAssertTrue(written[1].hasSuffix(#": GET /orders/1 failed: the server answered 503 Service Unavailable ("injected")."#), written[1])
         XCTAssertTrue(written[2].hasPrefix("✓ GET /orders/1 200 in "), written[2])
         XCTAssertTrue(written[2].hasSuffix(" ms (2 attempts)"), written[2])

@@ -216,7 +216,7 @@ final class RedirectIntegrationTests: IntegrationTestCase {
 
     func test_neverPolicy_handsBackTheRedirectItself() async throws {
         var configuration = Client.Configuration(baseURL: server.baseURL)
-        configuration.retriers = []
+        configuration.retryPolicy = nil
         configuration.redirects = .never
         let client = Client(configuration: configuration)
 

@@ -44,7 +44,7 @@ final class RetryIntegrationTests: IntegrationTestCase {
 
     func test_retryAfterOneSecond_delaysTheRetryByASecond() async throws {
         let events = EventRecorder()
-        let client = makeClient { $0.retriers = [RetryPolicy.default]; $0.monitors = [events] }
+        let client = makeClient { $0.retryPolicy = .default; $0.monitors = [events] }
 
         let order = try await client.send(GetOrder(id: 1, fault: "status=503;retry-after=1;times=1")).value
 

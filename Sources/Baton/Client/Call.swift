@@ -44,10 +44,11 @@ final class Call<E: Endpoint>: Sendable {
         guard outcome.isPending else { return }
         // A retry starts its progress again; the first attempt starts from nothing reported.
         if number > 1 { outcome.report(PromiseProgress(completed: 0)) }
-        let adapters = client.configuration.adapters
+        let adapters = client.adapters
         // No adapter: no asynchronous hop and no promise for it.
         guard !adapters.isEmpty else { return send(prepared.urlRequest, attempt: number, prepared) }
-        let context = AttemptContext(request: prepared.summary, attempt: number)
+        let retries = latest.withLock(annotating: self) { $0.retries }
+        let context = AttemptContext(request: prepared.summary, attempt: number, baseURL: client.configuration.baseURL, retries: retries)
         let adapted = Promise<URLRequest> {
             var request = prepared.urlRequest
             for adapter in adapters { request = try await adapter.adapt(request, context: context) }
@@ -133,26 +134,34 @@ final class Call<E: Endpoint>: Sendable {
     /// An attempt failed: ask the retriers, then retry after their delay or fail the call.
     private func failed(attempt number: Int, _ prepared: PreparedRequest, error: any Error) {
         let summary = prepared.summary
-        let retriers = client.configuration.retriers
+        let retriers = client.retriers
         guard outcome.isPending, !error.isCancellation, !retriers.isEmpty else {
             return finish(.failure(error), response: nil)
         }
-        let request = latest.withLock(annotating: self) { $0.request } ?? prepared.urlRequest
-        let context = AttemptContext(request: summary, attempt: number, response: (error as? APIError)?.response)
+        let (sent, retries) = latest.withLock(annotating: self) { ($0.request, $0.retries) }
+        let request = sent ?? prepared.urlRequest
+        let context = AttemptContext(
+            request: summary, attempt: number, response: (error as? APIError)?.response,
+            baseURL: client.configuration.baseURL, retries: retries
+        )
         let decision = Promise<RetryDecision> {
             for retrier in retriers {
                 let decision = await retrier.retry(request, failedWith: error, context: context)
-                if decision != .doNotRetry { return decision }
+                if decision.decides { return decision }
             }
             return .doNotRetry
         }
         outcome.wait(for: decision)
         decision.subscribe { [self] event in
             guard case .settled(let settled) = event else { return }
-            guard case .success(let decision) = Promise<RetryDecision>.result(of: settled), let delay = decision.delay, outcome.isPending else {
+            guard case .success(let decision) = Promise<RetryDecision>.result(of: settled), outcome.isPending else {
                 return finish(.failure(error), response: nil)
             }
-            client.emit(.retrying(summary, attempt: number, error: error, delay: delay))
+            guard let delay = decision.delay else {
+                return finish(.failure(decision.error ?? error), response: nil)
+            }
+            latest.withLock(annotating: self) { $0.retries[decision.cause, default: 0] += 1 }
+            client.emit(.retrying(summary, attempt: number, error: error, delay: delay, cause: decision.cause))
             outcome.wait(for: DelayedStep(after: delay) { self.attempt(number + 1, prepared) })
         }
     }
@@ -199,6 +208,7 @@ final class Call<E: Endpoint>: Sendable {
 /// a type nested in a generic class has its metadata looked up at run time on every use.
 private struct LatestAttempt {
     var number = 0
+    var retries: [RetryCause: Int] = [:]
     var request: URLRequest?
     var response: HTTPResponse?
 }

@@ -7,7 +7,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let client = Client(baseURL: URL(string: "https://api.example.com/")!) { configuration in
-///     configuration.adapters = [BearerTokenAdapter { await tokens.current }]
+///     configuration.interceptors = [authenticator]
 ///     configuration.monitors = [LoggingMonitor()]
 /// }
 /// client.send(FindOrders(name: "山田"))
@@ -18,7 +18,8 @@ import FoundationNetworking
 /// For each call the client builds the request (base URL, path, query, default headers, the
 /// `User-Agent`, the encoded body), then for each attempt runs the adapters, sends the request
 /// through its ``Transport``, validates the status code and content type, and decodes. A failed
-/// attempt goes to the retriers, which may ask for another. Monitors see every step.
+/// attempt goes to the interceptors, the retriers and the retry policy, in that order, and the
+/// first that decides may ask for another. Monitors see every step.
 ///
 /// The promise's progress counts bytes: sent, while a request body is being sent, then received.
 /// Each attempt starts again from zero. Cancelling the promise cancels the request on the wire
@@ -32,6 +33,11 @@ public final class Client: Sendable {
     public let transport: any Transport
     /// Builds each call's request; made once, as it precomputes from the configuration.
     let builder: RequestBuilder
+    /// What adapts each attempt, in order: the adapters, then the interceptors.
+    let adapters: [any RequestAdapter]
+    /// What is asked after a failed attempt, in order: the interceptors, the retriers, then the
+    /// retry policy.
+    let retriers: [any RequestRetrier]
 
     /// Creates a client.
     ///
@@ -42,6 +48,9 @@ public final class Client: Sendable {
     public init(configuration: Configuration, transport: (any Transport)? = nil) {
         self.configuration = configuration
         self.builder = RequestBuilder(configuration: configuration)
+        self.adapters = configuration.adapters + configuration.interceptors.map { $0 as any RequestAdapter }
+        self.retriers = configuration.interceptors.map { $0 as any RequestRetrier } + configuration.retriers
+            + (configuration.retryPolicy.map { [$0 as any RequestRetrier] } ?? [])
         self.transport = transport ?? URLSessionTransport()
     }
 

@@ -19,8 +19,15 @@ extension Client {
         public var encoder = JSONEncoder()
         /// Adapters run in this order before every attempt.
         public var adapters: [any RequestAdapter] = []
-        /// Retriers asked in this order after a failed attempt. Default: ``RetryPolicy/default``.
-        public var retriers: [any RequestRetrier] = [RetryPolicy.default]
+        /// Objects that both adapt and retry, such as an ``Authenticator``: each adapts after
+        /// ``adapters`` and is asked before ``retriers``, in this order.
+        public var interceptors: [any RequestInterceptor] = []
+        /// Your retriers, asked in this order after a failed attempt, before ``retryPolicy``.
+        /// Adding one keeps the retry policy.
+        public var retriers: [any RequestRetrier] = []
+        /// The retrier asked last, for transient failures; `nil` for no automatic retries.
+        /// Default ``RetryPolicy/default``.
+        public var retryPolicy: RetryPolicy? = .default
         /// Monitors told of every event, in this order.
         public var monitors: [any ClientMonitor] = []
         /// Header names (besides `Authorization`, `Cookie` and `Proxy-Authorization`) that are

@@ -54,6 +54,8 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
     public let error: (any Error)?
     /// How long the client waits before the next attempt, for ``Kind/retrying``.
     public let delay: Duration?
+    /// Why the attempt is retried, for ``Kind/retrying``: which retry count it uses.
+    public let retryCause: RetryCause?
     /// The response, for ``Kind/succeeded``.
     public let response: HTTPResponse?
     /// How long the call took from ``Client/send(_:)``, for ``Kind/succeeded`` and ``Kind/failed``.
@@ -61,7 +63,8 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
 
     private init(
         _ kind: Kind, _ request: RequestSummary, attempt: Int? = nil, attempts: Int? = nil, urlRequest: URLRequest? = nil,
-        error: (any Error)? = nil, delay: Duration? = nil, response: HTTPResponse? = nil, duration: Duration? = nil
+        error: (any Error)? = nil, delay: Duration? = nil, retryCause: RetryCause? = nil, response: HTTPResponse? = nil,
+        duration: Duration? = nil
     ) {
         self.kind = kind
         self.request = request
@@ -70,6 +73,7 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
         self.urlRequest = urlRequest
         self.error = error
         self.delay = delay
+        self.retryCause = retryCause
         self.response = response
         self.duration = duration
     }
@@ -84,9 +88,12 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
         ClientEvent(.attemptStarted, request, attempt: attempt, urlRequest: urlRequest)
     }
 
-    /// The event of attempt number `attempt` of `request` having failed with `error`, to be retried after `delay`.
-    public static func retrying(_ request: RequestSummary, attempt: Int, error: any Error, delay: Duration) -> ClientEvent {
-        ClientEvent(.retrying, request, attempt: attempt, error: error, delay: delay)
+    /// The event of attempt number `attempt` of `request` having failed with `error`, to be retried
+    /// after `delay` for `cause`.
+    public static func retrying(
+        _ request: RequestSummary, attempt: Int, error: any Error, delay: Duration, cause: RetryCause = .unspecified
+    ) -> ClientEvent {
+        ClientEvent(.retrying, request, attempt: attempt, error: error, delay: delay, retryCause: cause)
     }
 
     /// The event of a call to `request` having succeeded with `response` after `attempts` attempts and `duration`.

@@ -8,7 +8,7 @@ import Foundation
 /// ```
 /// → GET /orders/1
 /// ⇢ GET /orders/1 attempt 1: curl 'http://127.0.0.1:8080/orders/1' -H 'Authorization: <redacted>'
-/// ↻ GET /orders/1 attempt 1 failed, retrying in 0.5 seconds: ...
+/// ↻ GET /orders/1 attempt 1 failed (transientFailure), retrying in 0.5 seconds: ...
 /// ✓ GET /orders/1 200 in 3 ms (1 attempt)
 /// ✗ POST /facilities/1/reviews failed after 1 attempt: the server answered 422 ...
 /// ```
@@ -47,7 +47,8 @@ public struct LoggingMonitor: ClientMonitor {
                 write("⇢ \(request) attempt \(event.attempt ?? 1): \(urlRequest.curlCommand(redaction: redaction))")
             }
         case .retrying:
-            write("↻ \(request) attempt \(event.attempt ?? 1) failed, retrying in \(event.delay ?? .zero): \(Self.text(of: event.error, redaction))")
+            let cause = event.retryCause.map { " (\($0))" } ?? ""
+            write("↻ \(request) attempt \(event.attempt ?? 1) failed\(cause), retrying in \(event.delay ?? .zero): \(Self.text(of: event.error, redaction))")
         case .succeeded:
             let status = event.response.map { "\($0.statusCode) " } ?? ""
             write("✓ \(request) \(status)in \(Self.milliseconds(event.duration ?? .zero)) ms (\(Self.plural(event.attempts ?? 1, "attempt")))")

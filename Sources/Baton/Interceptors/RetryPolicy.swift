@@ -6,7 +6,9 @@ import FoundationNetworking
 /// The built-in retrier: exponential backoff with jitter, for failures that a later attempt may
 /// not meet.
 ///
-/// An attempt is retried when all of these hold: fewer than ``retryLimit`` retries were made; the
+/// An attempt is retried when all of these hold: fewer than ``retryLimit`` retries were made for
+/// ``RetryCause/transientFailure`` (retries for other causes, such as a replay after a token
+/// refresh, do not count); the
 /// method is in ``retryableMethods`` (idempotent ones by default, as sending a `POST` twice may
 /// post twice); and the failure is a status in ``retryableStatusCodes`` or a `URLError` code in
 /// ``retryableURLErrorCodes``. The delay is `baseDelay * 2^(retry - 1)`, scaled by a random
@@ -85,15 +87,16 @@ public struct RetryPolicy: RequestRetrier {
 
     /// The decision, without waiting: what ``retry(_:failedWith:context:)`` answers.
     func decision(method: HTTPMethod, error: any Error, context: AttemptContext, now: Date = Date()) -> RetryDecision {
-        guard context.attempt <= retryLimit, retryableMethods.contains(method), isRetryable(error) else {
+        let made = context.retries(for: .transientFailure)
+        guard made < retryLimit, retryableMethods.contains(method), isRetryable(error) else {
             return .doNotRetry
         }
         if let retryAfter = context.response.flatMap({ Self.retryAfter($0, now: now) }) {
-            return .retry(after: min(retryAfter, maximumDelay))
+            return .retry(after: min(retryAfter, maximumDelay), cause: .transientFailure)
         }
-        let exponential = baseDelay * (1 << min(context.attempt - 1, 30))
+        let exponential = baseDelay * (1 << min(made, 30))
         let jittered = exponential * Double.random(in: 0.5...1)
-        return .retry(after: min(jittered, maximumDelay))
+        return .retry(after: min(jittered, maximumDelay), cause: .transientFailure)
     }
 
     private func isRetryable(_ error: any Error) -> Bool {
