@@ -1,0 +1,402 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import BatonLocking
+
+/// OAuth 2 Bearer authentication for a ``Client``: logs in, sends the access token, renews it
+/// when it expires, and replays the requests that met the expired one.
+///
+/// ```swift
+/// let auth = Authenticator(tokenURL: URL(string: "https://api.example.com/tokens")!) {
+///     $0.store = FileCredentialStore(url: support.appending(path: "credentials.json"))
+///     $0.onEvent = { event in if event.kind == .sessionEnded { showLogin() } }
+/// }
+/// let client = Client(baseURL: URL(string: "https://api.example.com/")!) {
+///     $0.interceptors = [auth]
+/// }
+/// auth.logIn(username: "demo", password: "demo")
+///     .success { _ in client.send(Orders.find(name: "山田")) }
+///     .failure { error, _ in print(error) }
+/// ```
+///
+/// Registered once in ``Client/Configuration/interceptors``, it both adapts and retries:
+/// - **Sending.** Every request to the client's own origin (scheme, host and port of its base
+///   URL) gets `Authorization: Bearer <token>`; a request to any other origin never does, and
+///   the client strips the header from a redirect that leaves the origin.
+/// - **Single flight.** However many requests meet an expired token at once, one refresh is
+///   sent. Requests that start while it runs wait for it rather than send the dead token; then
+///   all go, or are replayed, with the new token. A request refused with an older token than the
+///   current one is replayed at once, without another refresh. A waiting request that is
+///   cancelled stops waiting; the refresh goes on for the others, and is never cut off halfway,
+///   since a server that rotated the refresh token would otherwise leave the session unusable.
+/// - **Rotation.** The new refresh token replaces the old one, in memory and in the
+///   ``Configuration/store``, before any request is replayed; an answer without one keeps the
+///   old one (RFC 6749 §6).
+/// - **Failure.** When the token endpoint refuses the refresh token, every waiting request fails
+///   at once with one ``AuthenticationError`` of kind ``AuthenticationError/Kind/sessionExpired``
+///   carrying the endpoint's answer, the credentials are cleared, and
+///   ``AuthenticationEvent/Kind/sessionEnded`` is sent once. When the refresh fails otherwise (no
+///   network, a timeout), the waiting requests fail with ``AuthenticationError/Kind/refreshFailed``
+///   and the credentials are kept, so a dropped connection does not log the user out. Nothing is
+///   replayed after a failed refresh, and no request waits longer than
+///   ``Configuration/refreshTimeout`` for one.
+/// - **No loops.** A request is replayed at most once per refresh, and at most
+///   ``Configuration/refreshLimit`` refreshes start within ``Configuration/refreshWindow``.
+/// - **Ahead of expiry.** A token with a known expiry is renewed
+///   ``Configuration/proactiveRefreshMargin`` before it, under the same single-flight rules;
+///   should that early refresh fail, requests go with the old token while it lasts.
+///
+/// Which answers mean "expired" is ``Configuration/expiredToken``: a `401` challenging with
+/// `error="invalid_token"` (RFC 6750 §3.1) or carrying `{"message": "invalid_token"}`. A `401`
+/// to a request sent without a token, `insufficient_scope` and `403` are never refreshed. Replays
+/// are counted as ``RetryCause/expiredCredentials``, so they do not use up the
+/// ``RetryPolicy``'s retries.
+///
+/// An authenticator may serve several clients of the same API. It is safe to use from any thread.
+public final class Authenticator: RequestInterceptor {
+    /// What the authenticator was set up with.
+    public let configuration: Configuration
+    /// Talks to the token endpoint only: no interceptors, no retries, no redirects.
+    private let tokenClient: Client
+    private let tokenPath: EndpointPath
+    private let session = Lock(AuthenticationSession())
+    /// Held while calling the store, so that its calls never overlap and the last write wins.
+    private let storeAccess = Lock(())
+
+    /// Creates an authenticator for the token endpoint at `tokenURL`, letting `configure` change any
+    /// other setting.
+    public convenience init(tokenURL: URL, configure: (inout Configuration) -> Void = { _ in }) {
+        var configuration = Configuration(tokenURL: tokenURL)
+        configure(&configuration)
+        self.init(configuration: configuration)
+    }
+
+    /// Creates an authenticator. Saved credentials are read from the store when first needed.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        let (base, path) = Self.split(configuration.tokenURL)
+        tokenPath = path
+        tokenClient = Client(baseURL: base, transport: configuration.transport) { client in
+            client.retryPolicy = nil
+            // A redirected token request would carry a password or refresh token elsewhere.
+            client.redirects = RedirectPolicy(follows: false)
+            client.deadline = configuration.refreshTimeout
+            client.timeout = configuration.refreshTimeout
+            // A token answer is a few hundred bytes; a server sending more is not a token endpoint.
+            client.maximumResponseSize = 64 << 10
+        }
+    }
+
+    // MARK: - The session
+
+    /// The credentials requests are sent with, `nil` when logged out.
+    public var credentials: Credentials? {
+        loadIfNeeded()
+        return session.withLock(annotating: self) { $0.credentials }
+    }
+
+    /// Logs in with the resource owner password credentials grant (RFC 6749 §4.3) and returns the
+    /// new credentials, which every request then uses; they are saved in the store.
+    ///
+    /// Fails with an ``AuthenticationError`` of kind ``AuthenticationError/Kind/loginFailed``,
+    /// with the token endpoint's answer when there was one (`invalid_grant` for a wrong password).
+    /// The password is sent in the form body and kept nowhere.
+    public func logIn(username: String, password: String) -> Promise<Credentials> {
+        var fields: [(name: String, value: String)] = [("grant_type", "password"), ("username", username), ("password", password)]
+        if let scope = configuration.scope { fields.append(("scope", scope)) }
+        return tokenClient.send(tokenRequest(fields)).then { [self] result in
+            let credentials: Credentials
+            switch result {
+            case .success(let response):
+                guard (200..<300).contains(response.statusCode) else { throw AuthenticationError(.loginFailed, response: response) }
+                do throws(TokenAnswer.Unusable) {
+                    credentials = try TokenAnswer.credentials(from: response, fields: configuration.fields, previousRefreshToken: nil, now: Date())
+                } catch {
+                    throw AuthenticationError(.loginFailed, detail: error.reason)
+                }
+            case .failure(let error) where error.isCancellation:
+                throw error
+            case .failure(let error):
+                throw AuthenticationError(.loginFailed, underlyingError: error)
+            }
+            session.withLock(annotating: self) { $0.begin(with: credentials, margin: configuration.proactiveRefreshMargin, now: Date()) }
+            persist()
+            emit(AuthenticationEvent(.loggedIn))
+            return credentials
+        }
+    }
+
+    /// Forgets the credentials, in memory and in the store. Requests then go without a token; a
+    /// refresh in flight no longer changes anything.
+    public func logOut() {
+        session.withLock(annotating: self) { $0.end(because: nil) }
+        persist()
+        emit(AuthenticationEvent(.loggedOut))
+    }
+
+    /// Renews the access token now, or joins the renewal in flight, and returns the new credentials.
+    /// Requests need not call this: expired tokens are renewed by themselves.
+    public func refresh() -> Promise<Credentials> {
+        loadIfNeeded()
+        let plan: Plan = session.withLock(annotating: self) { session in
+            if let refresh = session.refresh { return .wait(refresh, fallback: nil, launch: nil) }
+            guard session.credentials != nil else {
+                return .fail(AuthenticationError(.sessionExpired, detail: "there are no credentials to refresh"), ended: false)
+            }
+            return beginRefresh(&session)
+        }
+        switch carryOut(plan) {
+        case .token: preconditionFailure("a refresh plan waits or fails")
+        case .wait(let shared, _): return shared.share()
+        case .fail(let error): return Promise(error: error)
+        }
+    }
+
+    // MARK: - Adapting and retrying
+
+    /// Adds `Authorization: Bearer <token>` when `request` goes to the client's origin and there
+    /// are credentials, first waiting for a refresh in flight or due: see
+    /// ``RequestAdapter/adapt(_:context:)``.
+    ///
+    /// - Throws: ``AuthenticationError`` when the refresh it waited for ended the session, or failed
+    ///   with no unexpired token to fall back on.
+    public func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
+        guard let url = request.url, let baseURL = context.baseURL, Self.origin(of: url) == Self.origin(of: baseURL) else {
+            return request
+        }
+        loadIfNeeded()
+        let now = Date()
+        let plan: Plan = session.withLock(annotating: self) { session in
+            if let refresh = session.refresh { return .wait(refresh, fallback: nil, launch: nil) }
+            guard let credentials = session.credentials else { return .token(nil) }
+            guard let refreshAt = session.refreshAt, now >= refreshAt else { return .token(credentials.accessToken) }
+            let unexpired = credentials.expiresAt.map { $0 > now } ?? true
+            switch beginRefresh(&session) {
+            case .wait(let shared, _, let launch): return .wait(shared, fallback: unexpired ? credentials.accessToken : nil, launch: launch)
+            case .fail(let error, let ended) where ended || !unexpired: return .fail(error, ended: ended)
+            default: return .token(credentials.accessToken)
+            }
+        }
+        let token: String?
+        switch carryOut(plan) {
+        case .token(let current):
+            token = current
+        case .wait(let shared, let fallback):
+            do {
+                let renewed = try await shared.share().value
+                token = session.withLock(annotating: self) { $0.credentials?.accessToken } ?? renewed.accessToken
+            } catch let error as AuthenticationError where error.kind != .sessionExpired && fallback != nil {
+                token = fallback
+            }
+        case .fail(let error):
+            throw error
+        }
+        guard let token else { return request }
+        var adapted = request
+        adapted.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        return adapted
+    }
+
+    /// Replays a request refused for an expired token once the token is renewed (or at once if it
+    /// already was), and fails it with the ``AuthenticationError`` when renewing failed: see
+    /// ``RequestRetrier/retry(_:failedWith:context:)``. Any other failure is left to the retriers.
+    public func retry(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) async -> RetryDecision {
+        guard let response = (error as? APIError)?.response ?? context.response,
+              configuration.expiredToken.isExpiredToken(response),
+              let sent = Self.bearerToken(of: request) else { return .doNotRetry }
+        loadIfNeeded()
+        let plan: Plan = session.withLock(annotating: self) { session in
+            guard let credentials = session.credentials else {
+                return session.endedBy.map { .fail($0, ended: false) } ?? .token(nil)
+            }
+            if credentials.accessToken != sent { return .token(credentials.accessToken) }
+            if let refresh = session.refresh { return .wait(refresh, fallback: nil, launch: nil) }
+            return beginRefresh(&session)
+        }
+        switch carryOut(plan) {
+        case .token(nil):
+            return .doNotRetry
+        case .token:
+            return .retry(after: .zero, cause: .expiredCredentials)
+        case .wait(let shared, _):
+            do {
+                _ = try await shared.share().value
+                return .retry(after: .zero, cause: .expiredCredentials)
+            } catch let error as AuthenticationError {
+                return .fail(with: error)
+            } catch {
+                return .doNotRetry
+            }
+        case .fail(let error):
+            return .fail(with: error)
+        }
+    }
+
+    // MARK: - Refreshing
+
+    /// What a request does about its token, decided under the lock and carried out after it.
+    private enum Plan: Sendable {
+        /// Go with this token, or without one.
+        case token(String?)
+        /// Wait for the refresh; on a failure other than an ended session, go with `fallback` if
+        /// there is one. `launch` is a refresh this request started, to send once unlocked.
+        case wait(SharedPromise<Credentials>, fallback: String?, launch: AuthenticationSession.Launch?)
+        /// Fail; `ended` says this request ended the session, to be announced once unlocked.
+        case fail(AuthenticationError, ended: Bool)
+    }
+
+    /// A plan once its side effects are done.
+    private enum Outcome {
+        case token(String?)
+        case wait(SharedPromise<Credentials>, fallback: String?)
+        case fail(AuthenticationError)
+    }
+
+    /// Starts a refresh of `session`'s credentials, or says why not.
+    private func beginRefresh(_ session: inout AuthenticationSession) -> Plan {
+        switch session.beginRefresh(limit: configuration.refreshLimit, window: configuration.refreshWindow, now: .now) {
+        case .success(let launch): return .wait(launch.shared, fallback: nil, launch: launch)
+        case .failure(let error): return .fail(error, ended: error.kind == .sessionExpired)
+        }
+    }
+
+    /// Does what `plan` leaves for after the lock: sends a refresh it started, announces a session
+    /// it ended.
+    private func carryOut(_ plan: Plan) -> Outcome {
+        switch plan {
+        case .token(let token):
+            return .token(token)
+        case .wait(let shared, let fallback, let launch):
+            if let launch { send(launch) }
+            return .wait(shared, fallback: fallback)
+        case .fail(let error, let ended):
+            if ended {
+                persist()
+                emit(AuthenticationEvent(.sessionEnded, error: error))
+            }
+            return .fail(error)
+        }
+    }
+
+    /// Sends the refresh request of `launch` and settles its promise once the outcome is applied:
+    /// the credentials are replaced (and saved) before any waiting request goes on.
+    private func send(_ launch: AuthenticationSession.Launch) {
+        // The authenticator's own share, never cancelled: the refresh runs to its end even if
+        // every waiting request is cancelled, so that a rotated refresh token is never lost.
+        _ = launch.shared.share()
+        var fields: [(name: String, value: String)] = [("grant_type", "refresh_token"), ("refresh_token", launch.refreshToken)]
+        if let scope = configuration.scope { fields.append(("scope", scope)) }
+        let exchange = tokenClient.send(tokenRequest(fields))
+        launch.promise.wait(for: exchange)
+        exchange.subscribe { [self] event in
+            guard case .settled(let outcome) = event else { return }
+            let result = refreshResult(Promise<HTTPResponse>.result(of: outcome), previousRefreshToken: launch.refreshToken)
+            let margin = configuration.proactiveRefreshMargin
+            let applies = session.withLock(annotating: self) {
+                $0.finishRefresh(launch.shared, session: launch.session, result: result, margin: margin, now: Date())
+            }
+            if applies {
+                switch result {
+                case .success:
+                    persist()
+                    emit(AuthenticationEvent(.refreshed))
+                case .failure(let error) where error.kind == .sessionExpired:
+                    persist()
+                    emit(AuthenticationEvent(.sessionEnded, error: error))
+                case .failure:
+                    break
+                }
+            }
+            launch.promise.settle(result.mapError { $0 as any Error })
+        }
+    }
+
+    /// What a refresh's exchange means: new credentials, an ended session (the endpoint refused the
+    /// refresh token), or a failed refresh (anything else).
+    private func refreshResult(_ result: Result<HTTPResponse, any Error>, previousRefreshToken: String) -> Result<Credentials, AuthenticationError> {
+        switch result {
+        case .success(let response) where (200..<300).contains(response.statusCode):
+            do throws(TokenAnswer.Unusable) {
+                return .success(try TokenAnswer.credentials(
+                    from: response, fields: configuration.fields, previousRefreshToken: previousRefreshToken, now: Date()
+                ))
+            } catch {
+                return .failure(AuthenticationError(.refreshFailed, detail: error.reason))
+            }
+        case .success(let response) where response.statusCode == 400 || response.statusCode == 401:
+            // RFC 6749 §5.2: the grant or the client was refused; the same refresh token will not work again.
+            return .failure(AuthenticationError(.sessionExpired, response: response))
+        case .success(let response):
+            return .failure(AuthenticationError(.refreshFailed, response: response))
+        case .failure(let error):
+            return .failure(AuthenticationError(.refreshFailed, underlyingError: error))
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// A request to the token endpoint with `fields` and the client authentication.
+    private func tokenRequest(_ fields: [(name: String, value: String)]) -> TokenRequest {
+        var headers = configuration.clientAuthentication.headers
+        headers["Accept"] = "application/json"
+        return TokenRequest(path: tokenPath, headers: headers, body: .form(fields + configuration.clientAuthentication.formFields))
+    }
+
+    /// Reads the store on first need; a failure is announced and counts as no credentials.
+    private func loadIfNeeded() {
+        guard !session.withLock(annotating: self, { $0.loaded }) else { return }
+        let loaded = storeAccess.withLock(annotating: self) { _ in Result { try configuration.store.load() } }
+        let margin = configuration.proactiveRefreshMargin
+        let first: Bool = session.withLock(annotating: self) { session in
+            guard !session.loaded else { return false }
+            session.begin(with: try? loaded.get(), margin: margin, now: Date())
+            return true
+        }
+        if first, case .failure(let error) = loaded { emit(AuthenticationEvent(.storeFailed, error: error)) }
+    }
+
+    /// Saves the current credentials, or clears the store when there are none. Reading them inside
+    /// the store's lock makes the last save always the latest state, whatever order threads race in.
+    private func persist() {
+        let failure: (any Error)? = storeAccess.withLock(annotating: self) { _ in
+            let credentials = session.withLock(annotating: self) { $0.credentials }
+            do {
+                if let credentials { try configuration.store.save(credentials) } else { try configuration.store.clear() }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { emit(AuthenticationEvent(.storeFailed, error: failure)) }
+    }
+
+    private func emit(_ event: AuthenticationEvent) {
+        configuration.onEvent?(event)
+    }
+
+    /// The token of a request's `Authorization: Bearer` field, if it has one.
+    private static func bearerToken(of request: URLRequest) -> String? {
+        guard let value = request.value(forHTTPHeaderField: "Authorization") else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1])
+    }
+
+    /// Scheme, host and port (the scheme's default when absent), lower-cased: what "same origin" compares.
+    static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(host):\(port)"
+    }
+
+    /// The token URL as a base URL and a last path segment, since a client's paths are relative.
+    private static func split(_ url: URL) -> (URL, EndpointPath) {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return (url, "") }
+        let path = components.percentEncodedPath
+        guard let slash = path.lastIndex(of: "/") else { return (url, "") }
+        let last = String(path[path.index(after: slash)...])
+        components.percentEncodedPath = String(path[..<slash])
+        return (components.url ?? url, EndpointPath(stringLiteral: last))
+    }
+}
