@@ -39,6 +39,8 @@ public final class DemoServer: Sendable {
         public var idleTimeout: Double
         /// Connections served at once; more are closed on arrival. Default 1024.
         public var maxConnections: Int
+        /// How `POST /tokens` and token checks answer. Default ``TokenStyle/demo``.
+        public var tokenStyle: TokenStyle = .demo
         /// Called once per request, from connection threads, with a line such as
         /// `127.0.0.1:50012 "GET /orders/1 HTTP/1.1" 200 93B 0.4ms`. Default none.
         public var log: (@Sendable (String) -> Void)?
@@ -68,6 +70,7 @@ public final class DemoServer: Sendable {
     /// `http://127.0.0.1:<port>`: append the API's paths to it.
     public let baseURL: URL
     private let server: HTTPServer
+    private let api: DemoAPI
 
     /// Starts a server: listening when this returns.
     ///
@@ -75,13 +78,16 @@ public final class DemoServer: Sendable {
     ///   `port` already in use.
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
-        let api = DemoAPI(seed: configuration.seed, tokenLifetime: Self.clamped(configuration.tokenLifetime, least: 0))
+        let api = DemoAPI(
+            seed: configuration.seed, tokenLifetime: Self.clamped(configuration.tokenLifetime, least: 0), tokenStyle: configuration.tokenStyle
+        )
         let settings = ConnectionSettings(
             idleTimeout: .milliseconds(Int64(Self.clamped(configuration.idleTimeout, least: 0.01) * 1000)),
             maxBodyBytes: max(0, configuration.maxBodyBytes),
             spillThreshold: max(0, configuration.spillThreshold),
             log: configuration.log
         )
+        self.api = api
         server = try HTTPServer(
             port: configuration.port, maxConnections: max(1, configuration.maxConnections),
             settings: settings, handler: api
@@ -106,6 +112,13 @@ public final class DemoServer: Sendable {
     /// overflow a conversion to milliseconds.
     private static func clamped(_ seconds: Double, least: Double) -> Double {
         seconds.isNaN ? least : min(max(seconds, least), 1e9)
+    }
+
+    /// Every access token stops working now, as `POST /_demo/expire-tokens` does, but without a
+    /// request: for tests that must expire tokens at an exact point, such as from inside a client's
+    /// callback. Refresh tokens keep working.
+    public func expireAccessTokens() {
+        _ = api.expireTokens()
     }
 
     /// Stops serving: closes the listening socket and every connection (requests in progress are cut

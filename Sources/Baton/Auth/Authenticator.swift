@@ -21,9 +21,10 @@ import BatonLocking
 /// ```
 ///
 /// Registered once in ``Client/Configuration/interceptors``, it both adapts and retries:
-/// - **Sending.** Every request to the client's own origin (scheme, host and port of its base
-///   URL) gets `Authorization: Bearer <token>`; a request to any other origin never does, and
-///   the client strips the header from a redirect that leaves the origin.
+/// - **Sending.** Every request to the API's origin (scheme, host and port of
+///   ``Configuration/apiURL``, by default the token URL's) gets `Authorization: Bearer <token>`;
+///   a request to any other origin never does, and the client strips the header from a redirect
+///   that leaves the origin.
 /// - **Single flight.** However many requests meet an expired token at once, one refresh is
 ///   sent. Requests that start while it runs wait for it rather than send the dead token; then
 ///   all go, or are replayed, with the new token. A request refused with an older token than the
@@ -53,13 +54,16 @@ import BatonLocking
 /// are counted as ``RetryCause/expiredCredentials``, so they do not use up the
 /// ``RetryPolicy``'s retries.
 ///
-/// An authenticator may serve several clients of the same API. It is safe to use from any thread.
+/// An authenticator may serve several clients; only those requests that go to the API's origin
+/// carry its token. It is safe to use from any thread.
 public final class Authenticator: RequestInterceptor {
     /// What the authenticator was set up with.
     public let configuration: Configuration
     /// Talks to the token endpoint only: no interceptors, no retries, no redirects.
     private let tokenClient: Client
     private let tokenPath: EndpointPath
+    /// The only origin the token is sent to.
+    private let apiOrigin: String?
     private let session = Lock(AuthenticationSession())
     /// Held while calling the store, so that its calls never overlap and the last write wins.
     private let storeAccess = Lock(())
@@ -75,6 +79,7 @@ public final class Authenticator: RequestInterceptor {
     /// Creates an authenticator. Saved credentials are read from the store when first needed.
     public init(configuration: Configuration) {
         self.configuration = configuration
+        apiOrigin = Self.origin(of: configuration.apiURL ?? configuration.tokenURL)
         let (base, path) = Self.split(configuration.tokenURL)
         tokenPath = path
         tokenClient = Client(baseURL: base, transport: configuration.transport) { client in
@@ -155,21 +160,23 @@ public final class Authenticator: RequestInterceptor {
 
     // MARK: - Adapting and retrying
 
-    /// Adds `Authorization: Bearer <token>` when `request` goes to the client's origin and there
+    /// Adds `Authorization: Bearer <token>` when `request` goes to the API's origin and there
     /// are credentials, first waiting for a refresh in flight or due: see
     /// ``RequestAdapter/adapt(_:context:)``.
     ///
-    /// - Throws: ``AuthenticationError`` when the refresh it waited for ended the session, or failed
-    ///   with no unexpired token to fall back on.
+    /// - Throws: ``AuthenticationError`` when the session has ended (until the next login), or when
+    ///   the refresh it waited for failed with no unexpired token to fall back on.
     public func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
-        guard let url = request.url, let baseURL = context.baseURL, Self.origin(of: url) == Self.origin(of: baseURL) else {
-            return request
-        }
+        guard let url = request.url, let origin = Self.origin(of: url), origin == apiOrigin else { return request }
         loadIfNeeded()
         let now = Date()
         let plan: Plan = session.withLock(annotating: self) { session in
             if let refresh = session.refresh { return .wait(refresh, fallback: nil, launch: nil) }
-            guard let credentials = session.credentials else { return .token(nil) }
+            guard let credentials = session.credentials else {
+                // After the session ended, requests fail as the ones that found out did, until a
+                // login; after a logout they go without a token.
+                return session.endedBy.map { .fail($0, ended: false) } ?? .token(nil)
+            }
             guard let refreshAt = session.refreshAt, now >= refreshAt else { return .token(credentials.accessToken) }
             let unexpired = credentials.expiresAt.map { $0 > now } ?? true
             switch beginRefresh(&session) {

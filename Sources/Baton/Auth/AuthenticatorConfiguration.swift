@@ -5,9 +5,13 @@ extension Authenticator {
     /// they fit an RFC 6749 authorization server.
     public struct Configuration: Sendable {
         /// The token endpoint, where the password grant and refreshes are posted, such as
-        /// `https://auth.example.com/oauth/token`. It may be on another origin than the API; the
-        /// access token is sent only to the API's.
+        /// `https://api.example.com/oauth/token`.
         public var tokenURL: URL
+        /// The API the access token is for: only requests to its origin (scheme, host and port)
+        /// carry the token, whichever client sends them. `nil` (the default) means the origin of
+        /// ``tokenURL``; set it when the token endpoint is elsewhere, such as
+        /// `https://auth.example.com/token` for `https://api.example.com/`.
+        public var apiURL: URL?
         /// The names of the fields of the token endpoint's answer. Default ``TokenResponseFields/rfc6749``.
         public var fields: TokenResponseFields = .rfc6749
         /// How the app authenticates itself to the token endpoint. Default ``ClientAuthentication/none``.

@@ -48,7 +48,7 @@ final class Call<E: Endpoint>: Sendable {
         // No adapter: no asynchronous hop and no promise for it.
         guard !adapters.isEmpty else { return send(prepared.urlRequest, attempt: number, prepared) }
         let retries = latest.withLock(annotating: self) { $0.retries }
-        let context = AttemptContext(request: prepared.summary, attempt: number, baseURL: client.configuration.baseURL, retries: retries)
+        let context = AttemptContext(request: prepared.summary, attempt: number, retries: retries)
         let adapted = Promise<URLRequest> {
             var request = prepared.urlRequest
             for adapter in adapters { request = try await adapter.adapt(request, context: context) }
@@ -140,10 +140,7 @@ final class Call<E: Endpoint>: Sendable {
         }
         let (sent, retries) = latest.withLock(annotating: self) { ($0.request, $0.retries) }
         let request = sent ?? prepared.urlRequest
-        let context = AttemptContext(
-            request: summary, attempt: number, response: (error as? APIError)?.response,
-            baseURL: client.configuration.baseURL, retries: retries
-        )
+        let context = AttemptContext(request: summary, attempt: number, response: (error as? APIError)?.response, retries: retries)
         let decision = Promise<RetryDecision> {
             for retrier in retriers {
                 let decision = await retrier.retry(request, failedWith: error, context: context)

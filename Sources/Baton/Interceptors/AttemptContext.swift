@@ -8,20 +8,16 @@ public struct AttemptContext: Sendable {
     public var attempt: Int
     /// The response of the failed attempt, when there was one (for retriers).
     public var response: HTTPResponse?
-    /// The client's base URL: what "the API's origin" means to an interceptor.
-    public var baseURL: URL?
     /// How many retries the call has made so far, by cause: see ``retries(for:)``.
     public var retries: [RetryCause: Int]
 
     /// The context of attempt number `attempt` (1 for the first) of `request`, after `retries`.
     public init(
-        request: RequestSummary, attempt: Int, response: HTTPResponse? = nil, baseURL: URL? = nil,
-        retries: [RetryCause: Int] = [:]
+        request: RequestSummary, attempt: Int, response: HTTPResponse? = nil, retries: [RetryCause: Int] = [:]
     ) {
         self.request = request
         self.attempt = attempt
         self.response = response
-        self.baseURL = baseURL
         self.retries = retries
     }
 

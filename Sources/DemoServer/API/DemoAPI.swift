@@ -36,9 +36,11 @@ final class DemoAPI: HTTPHandler {
     let tokenLifetime: Duration
     /// `expires_in` of a token response: the lifetime in whole seconds, rounded up.
     let expiresIn: Int
+    let tokenStyle: TokenStyle
     let state: Locked<State>
 
-    init(seed: UInt64, tokenLifetime: Double) {
+    init(seed: UInt64, tokenLifetime: Double, tokenStyle: TokenStyle = .demo) {
+        self.tokenStyle = tokenStyle
         self.seed = seed
         self.tokenLifetime = .milliseconds(Int64((tokenLifetime * 1000).rounded()))
         expiresIn = Int(tokenLifetime.rounded(.up))
@@ -134,11 +136,17 @@ final class DemoAPI: HTTPHandler {
     private func authenticate(_ head: HTTPRequestHead) throws(Refusal) {
         let credentials = head.headers["Authorization"] ?? ""
         let parts = credentials.split(separator: " ", maxSplits: 1)
+        let strict = tokenStyle != .demo
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            if strict { throw Refusal(ServerResponse(status: 401, headers: [("WWW-Authenticate", "Bearer realm=\"demo\"")])) }
             throw Refusal(.message(401, "unauthorized", headers: [("WWW-Authenticate", "Bearer")]))
         }
         let token = parts[1].trimmingOWS()
         guard state.withLock({ $0.tokens.check(access: token) }) == .valid else {
+            if strict {
+                let challenge = "Bearer realm=\"demo\", error=\"invalid_token\", error_description=\"The access token expired\""
+                throw Refusal(ServerResponse(status: 401, headers: [("WWW-Authenticate", challenge)]))
+            }
             throw Refusal(.message(401, "invalid_token", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")]))
         }
     }
