@@ -67,6 +67,8 @@ public final class Authenticator: RequestInterceptor {
     private let session = Lock(AuthenticationSession())
     /// Held while calling the store, so that its calls never overlap and the last write wins.
     private let storeAccess = Lock(())
+    /// The wall clock expiry dates are read against; tests move it.
+    private let now: @Sendable () -> Date
 
     /// Creates an authenticator for the token endpoint at `tokenURL`, letting `configure` change any
     /// other setting.
@@ -77,8 +79,14 @@ public final class Authenticator: RequestInterceptor {
     }
 
     /// Creates an authenticator. Saved credentials are read from the store when first needed.
-    public init(configuration: Configuration) {
+    public convenience init(configuration: Configuration) {
+        self.init(configuration: configuration, clock: { Date() })
+    }
+
+    /// An authenticator reading the time from `clock`.
+    init(configuration: Configuration, clock: @escaping @Sendable () -> Date) {
         self.configuration = configuration
+        now = clock
         apiOrigin = Self.origin(of: configuration.apiURL ?? configuration.tokenURL)
         let (base, path) = Self.split(configuration.tokenURL)
         tokenPath = path
@@ -116,7 +124,7 @@ public final class Authenticator: RequestInterceptor {
             case .success(let response):
                 guard (200..<300).contains(response.statusCode) else { throw AuthenticationError(.loginFailed, response: response) }
                 do throws(TokenAnswer.Unusable) {
-                    credentials = try TokenAnswer.credentials(from: response, fields: configuration.fields, previousRefreshToken: nil, now: Date())
+                    credentials = try TokenAnswer.credentials(from: response, fields: configuration.fields, previousRefreshToken: nil, now: now())
                 } catch {
                     throw AuthenticationError(.loginFailed, detail: error.reason)
                 }
@@ -125,7 +133,7 @@ public final class Authenticator: RequestInterceptor {
             case .failure(let error):
                 throw AuthenticationError(.loginFailed, underlyingError: error)
             }
-            session.withLock(annotating: self) { $0.begin(with: credentials, margin: configuration.proactiveRefreshMargin, now: Date()) }
+            session.withLock(annotating: self) { $0.begin(with: credentials, margin: configuration.proactiveRefreshMargin, now: now()) }
             persist()
             emit(AuthenticationEvent(.loggedIn))
             return credentials
@@ -169,7 +177,7 @@ public final class Authenticator: RequestInterceptor {
     public func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
         guard let url = request.url, let origin = Self.origin(of: url), origin == apiOrigin else { return request }
         loadIfNeeded()
-        let now = Date()
+        let now = self.now()
         let plan: Plan = session.withLock(annotating: self) { session in
             if let refresh = session.refresh { return .wait(refresh, fallback: nil, launch: nil) }
             guard let credentials = session.credentials else {
@@ -301,7 +309,7 @@ public final class Authenticator: RequestInterceptor {
             let result = refreshResult(Promise<HTTPResponse>.result(of: outcome), previousRefreshToken: launch.refreshToken)
             let margin = configuration.proactiveRefreshMargin
             let applies = session.withLock(annotating: self) {
-                $0.finishRefresh(launch.shared, session: launch.session, result: result, margin: margin, now: Date())
+                $0.finishRefresh(launch.shared, session: launch.session, result: result, margin: margin, now: now())
             }
             if applies {
                 switch result {
@@ -357,7 +365,7 @@ public final class Authenticator: RequestInterceptor {
         let margin = configuration.proactiveRefreshMargin
         let first: Bool = session.withLock(annotating: self) { session in
             guard !session.loaded else { return false }
-            session.begin(with: try? loaded.get(), margin: margin, now: Date())
+            session.begin(with: try? loaded.get(), margin: margin, now: now())
             return true
         }
         if first, case .failure(let error) = loaded { emit(AuthenticationEvent(.storeFailed, error: error)) }

@@ -25,7 +25,7 @@ public struct CredentialStoreError: Error, Sendable, CustomStringConvertible {
     public let kind: Kind
     /// The file concerned, for file-backed stores.
     public let url: URL?
-    /// Why, in words, as in `it is corrupt: ...`.
+    /// What is wrong, as a sentence's predicate after the file's name: `is corrupt: ...`.
     public let reason: String
 
     /// An error of `kind` about the file at `url`, because of `reason`.

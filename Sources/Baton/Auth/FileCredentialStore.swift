@@ -37,12 +37,12 @@ public final class FileCredentialStore: CredentialStore {
         } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
             return nil
         } catch {
-            throw CredentialStoreError(.unreadable, url: url, reason: "it cannot be read (\(Self.reason(error)))")
+            throw CredentialStoreError(.unreadable, url: url, reason: "cannot be read (\(Self.reason(error)))")
         }
         do {
             return try JSONDecoder().decode(Credentials.self, from: data)
         } catch {
-            throw CredentialStoreError(.corrupt, url: url, reason: "it is corrupt: it does not hold credentials as Baton saves them")
+            throw CredentialStoreError(.corrupt, url: url, reason: "is corrupt: it does not hold credentials as Baton saves them")
         }
     }
 
@@ -57,18 +57,18 @@ public final class FileCredentialStore: CredentialStore {
         do {
             data = try encoder.encode(credentials)
         } catch {
-            throw CredentialStoreError(.unwritable, url: url, reason: "the credentials do not encode (\(Self.reason(error)))")
+            throw CredentialStoreError(.unwritable, url: url, reason: "cannot be written: the credentials do not encode (\(Self.reason(error)))")
         }
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw CredentialStoreError(.unwritable, url: url, reason: "its folder cannot be created (\(Self.reason(error)))")
+            throw CredentialStoreError(.unwritable, url: url, reason: "cannot be written: its folder cannot be created (\(Self.reason(error)))")
         }
         let temporary = folder.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         if let failure = Self.writeAtomically(data, to: temporary.path, replacing: url.path) {
             unlink(temporary.path)
-            throw CredentialStoreError(.unwritable, url: url, reason: "it cannot be written (\(failure))")
+            throw CredentialStoreError(.unwritable, url: url, reason: "cannot be written (\(failure))")
         }
     }
 
@@ -77,7 +77,7 @@ public final class FileCredentialStore: CredentialStore {
     /// - Throws: ``CredentialStoreError`` when the file exists but cannot be deleted.
     public func clear() throws {
         guard unlink(url.path) == 0 || errno == ENOENT else {
-            throw CredentialStoreError(.unwritable, url: url, reason: "it cannot be deleted (\(String(cString: strerror(errno))))")
+            throw CredentialStoreError(.unwritable, url: url, reason: "cannot be deleted (\(String(cString: strerror(errno))))")
         }
     }
 
