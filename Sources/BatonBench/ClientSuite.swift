@@ -58,9 +58,9 @@ enum ClientSuite {
             results.append(BenchResult(
                 name: "client.orders.c\(concurrency).vs_urlsession",
                 label: "GET /orders/1, \(concurrency) at once",
-                value: median(batonRates), unit: "req/s", baseline: median(rawRates), baselineLabel: "URLSession",
+                value: Measure.median(batonRates), unit: "req/s", baseline: Measure.median(rawRates), baselineLabel: "URLSession",
                 target: .atLeast(0.9),
-                pairedRatio: median(zip(batonRates, rawRates).map { $0 / $1 })
+                pairedRatio: Measure.median(zip(batonRates, rawRates).map { $0 / $1 })
             ))
         }
         return results
@@ -106,12 +106,6 @@ enum ClientSuite {
                 }.resume()
             }
         }
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
     }
 
     /// A failed request would make a rate meaningless: stop the benchmark and say why.

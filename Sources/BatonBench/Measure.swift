@@ -8,6 +8,13 @@ import Foundation
 
 /// Timing and allocation helpers shared by the suites.
 enum Measure {
+    /// The median of `values` (the mean of the middle two for an even count); `values` is not empty.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
+
     /// Nanoseconds `body` takes, best of `runs` (the least disturbed run).
     static func bestNanoseconds(runs: Int, _ body: () -> Void) -> Double {
         var best = Double.infinity

@@ -3,14 +3,14 @@ import Foundation
 // baton-bench [SUITE ...] [--quick] [--json]
 //
 // Measures Baton against baselines run in the same process, and prints each figure with its
-// ratio (Baton / baseline). Suites: promise, server, client; with none named, runs them all.
+// ratio (Baton / baseline). Suites: promise, server, client, auth; with none named, runs them all.
 // `--quick` uses small counts (a smoke run for CI); `--json` prints one JSON array of
 // {"name", "value", "unit", "baseline", "ratio"} objects instead of tables.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 let json = arguments.contains("--json")
-let knownSuites = ["promise", "server", "client"]
+let knownSuites = ["promise", "server", "client", "auth"]
 let unknownFlags = arguments.filter { $0.hasPrefix("--") && !["--quick", "--json"].contains($0) }
 let named = arguments.filter { !$0.hasPrefix("--") }
 let unknownSuites = named.filter { !knownSuites.contains($0) }
@@ -31,6 +31,7 @@ for suite in suites {
         case "promise": results = await PromiseSuite.run(quick: quick)
         case "server": results = try ServerSuite.run(quick: quick)
         case "client": results = try ClientSuite.run(quick: quick)
+        case "auth": results = try AuthSuite.run(quick: quick)
         default: results = []
         }
     } catch {

@@ -172,8 +172,8 @@ final class RetryPolicyClientTests: XCTestCase {
 
     func test_backoff_isCappedByMaximumDelay() {
         let policy = RetryPolicy(retryLimit: 5, baseDelay: .seconds(30), maximumDelay: .seconds(10))
-        XCTAssertEqual(decision(policy, status: 503, attempt: 1), .retry(after: .seconds(10)))
-        XCTAssertEqual(decision(policy, status: 503, attempt: 4), .retry(after: .seconds(10)))
+        XCTAssertEqual(decision(policy, status: 503, attempt: 1), .retry(after: .seconds(10), cause: .transientFailure))
+        XCTAssertEqual(decision(policy, status: 503, attempt: 4), .retry(after: .seconds(10), cause: .transientFailure))
     }
 
     func test_backoff_doublesForEachRetry() {
@@ -187,15 +187,15 @@ final class RetryPolicyClientTests: XCTestCase {
     // MARK: Retry-After
 
     func test_retryAfterSeconds_isExactlyThatDelay() {
-        XCTAssertEqual(decision(status: 503, headers: ["Retry-After": "3"]), .retry(after: .seconds(3)))
+        XCTAssertEqual(decision(status: 503, headers: ["Retry-After": "3"]), .retry(after: .seconds(3), cause: .transientFailure))
     }
 
     func test_retryAfterSeconds_isReadWhateverTheHeaderCaseAndSpaces() {
-        XCTAssertEqual(decision(status: 429, headers: ["retry-after": " 3 "]), .retry(after: .seconds(3)))
+        XCTAssertEqual(decision(status: 429, headers: ["retry-after": " 3 "]), .retry(after: .seconds(3), cause: .transientFailure))
     }
 
     func test_retryAfterZero_retriesAtOnce() {
-        XCTAssertEqual(decision(status: 503, headers: ["Retry-After": "0"]), .retry(after: .zero))
+        XCTAssertEqual(decision(status: 503, headers: ["Retry-After": "0"]), .retry(after: .zero, cause: .transientFailure))
     }
 
     func test_retryAfterHTTPDate_fiveSecondsAhead_isFiveSeconds() {
@@ -204,16 +204,16 @@ final class RetryPolicyClientTests: XCTestCase {
     }
 
     func test_retryAfterHTTPDateInThePast_isZero() {
-        XCTAssertEqual(decision(status: 503, headers: ["Retry-After": "Tue, 14 Nov 2023 22:00:00 GMT"]), .retry(after: .zero))
+        XCTAssertEqual(decision(status: 503, headers: ["Retry-After": "Tue, 14 Nov 2023 22:00:00 GMT"]), .retry(after: .zero, cause: .transientFailure))
     }
 
     func test_retryAfterSeconds_isCappedAtMaximumDelay() {
-        XCTAssertEqual(decision(status: 503, headers: ["Retry-After": "999999"]), .retry(after: RetryPolicy.defaultMaximumDelay))
+        XCTAssertEqual(decision(status: 503, headers: ["Retry-After": "999999"]), .retry(after: RetryPolicy.defaultMaximumDelay, cause: .transientFailure))
         XCTAssertEqual(RetryPolicy.defaultMaximumDelay, .seconds(10))
     }
 
     func test_retryAfterHTTPDate_isCappedAtMaximumDelay() {
-        XCTAssertEqual(decision(status: 503, headers: ["Retry-After": "Wed, 15 Nov 2023 22:13:20 GMT"]), .retry(after: .seconds(10)))
+        XCTAssertEqual(decision(status: 503, headers: ["Retry-After": "Wed, 15 Nov 2023 22:13:20 GMT"]), .retry(after: .seconds(10), cause: .transientFailure))
     }
 
     func test_negativeRetryAfter_isIgnoredForBackoff() {

@@ -56,19 +56,19 @@ import BatonLocking
 ///
 /// An authenticator may serve several clients; only those requests that go to the API's origin
 /// carry its token. It is safe to use from any thread.
-public final class Authenticator: RequestInterceptor {
+public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetrier {
     /// What the authenticator was set up with.
     public let configuration: Configuration
     /// Talks to the token endpoint only: no interceptors, no retries, no redirects.
-    private let tokenClient: Client
-    private let tokenPath: EndpointPath
+    let tokenClient: Client
+    let tokenPath: EndpointPath
     /// The only origin the token is sent to.
     private let apiOrigin: String?
-    private let session = Lock(AuthenticationSession())
+    let session = Lock(AuthenticationSession())
     /// Held while calling the store, so that its calls never overlap and the last write wins.
-    private let storeAccess = Lock(())
+    let storeAccess = Lock(())
     /// The wall clock expiry dates are read against; tests move it.
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
 
     /// Creates an authenticator for the token endpoint at `tokenURL`, letting `configure` change any
     /// other setting.
@@ -109,37 +109,6 @@ public final class Authenticator: RequestInterceptor {
         return session.withLock(annotating: self) { $0.credentials }
     }
 
-    /// Logs in with the resource owner password credentials grant (RFC 6749 §4.3) and returns the
-    /// new credentials, which every request then uses; they are saved in the store.
-    ///
-    /// Fails with an ``AuthenticationError`` of kind ``AuthenticationError/Kind/loginFailed``,
-    /// with the token endpoint's answer when there was one (`invalid_grant` for a wrong password).
-    /// The password is sent in the form body and kept nowhere.
-    public func logIn(username: String, password: String) -> Promise<Credentials> {
-        var fields: [(name: String, value: String)] = [("grant_type", "password"), ("username", username), ("password", password)]
-        if let scope = configuration.scope { fields.append(("scope", scope)) }
-        return tokenClient.send(tokenRequest(fields)).then { [self] result in
-            let credentials: Credentials
-            switch result {
-            case .success(let response):
-                guard (200..<300).contains(response.statusCode) else { throw AuthenticationError(.loginFailed, response: response) }
-                do throws(TokenAnswer.Unusable) {
-                    credentials = try TokenAnswer.credentials(from: response, fields: configuration.fields, previousRefreshToken: nil, now: now())
-                } catch {
-                    throw AuthenticationError(.loginFailed, detail: error.reason)
-                }
-            case .failure(let error) where error.isCancellation:
-                throw error
-            case .failure(let error):
-                throw AuthenticationError(.loginFailed, underlyingError: error)
-            }
-            session.withLock(annotating: self) { $0.begin(with: credentials, margin: configuration.proactiveRefreshMargin, now: now()) }
-            persist()
-            emit(AuthenticationEvent(.loggedIn))
-            return credentials
-        }
-    }
-
     /// Forgets the credentials, in memory and in the store. Requests then go without a token; a
     /// refresh in flight no longer changes anything.
     public func logOut() {
@@ -175,7 +144,19 @@ public final class Authenticator: RequestInterceptor {
     /// - Throws: ``AuthenticationError`` when the session has ended (until the next login), or when
     ///   the refresh it waited for failed with no unexpired token to fall back on.
     public func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
-        guard let url = request.url, let origin = Self.origin(of: url), origin == apiOrigin else { return request }
+        try await adaptPromptly(request, context: context).value
+    }
+
+    /// Replays a request refused for an expired token once the token is renewed (or at once if it
+    /// already was), and fails it with the ``AuthenticationError`` when renewing failed: see
+    /// ``RequestRetrier/retry(_:failedWith:context:)``. Any other failure is left to the retriers.
+    public func retry(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) async -> RetryDecision {
+        (try? await retryPromptly(request, failedWith: error, context: context).value) ?? .doNotRetry
+    }
+
+    /// The planning of ``adapt(_:context:)``, answered at once unless a refresh must be waited for.
+    func adaptPromptly(_ request: URLRequest, context: AttemptContext) -> Prompt<URLRequest> {
+        guard let url = request.url, let origin = Self.origin(of: url), origin == apiOrigin else { return .now(.success(request)) }
         loadIfNeeded()
         let now = self.now()
         let plan: Plan = session.withLock(annotating: self) { session in
@@ -193,33 +174,32 @@ public final class Authenticator: RequestInterceptor {
             default: return .token(credentials.accessToken)
             }
         }
-        let token: String?
         switch carryOut(plan) {
-        case .token(let current):
-            token = current
+        case .token(let token):
+            return .now(.success(Self.request(request, bearing: token)))
         case .wait(let shared, let fallback):
-            do {
-                let renewed = try await shared.share().value
-                token = session.withLock(annotating: self) { $0.credentials?.accessToken } ?? renewed.accessToken
-            } catch let error as AuthenticationError where error.kind != .sessionExpired && fallback != nil {
-                token = fallback
-            }
+            return .later(shared.share().then { [self] result in
+                switch result {
+                case .success(let renewed):
+                    let token = session.withLock(annotating: self) { $0.credentials?.accessToken } ?? renewed.accessToken
+                    return Self.request(request, bearing: token)
+                case .failure(let error as AuthenticationError) where error.kind != .sessionExpired && fallback != nil:
+                    return Self.request(request, bearing: fallback)
+                case .failure(let error):
+                    throw error
+                }
+            })
         case .fail(let error):
-            throw error
+            return .now(.failure(error))
         }
-        guard let token else { return request }
-        var adapted = request
-        adapted.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        return adapted
     }
 
-    /// Replays a request refused for an expired token once the token is renewed (or at once if it
-    /// already was), and fails it with the ``AuthenticationError`` when renewing failed: see
-    /// ``RequestRetrier/retry(_:failedWith:context:)``. Any other failure is left to the retriers.
-    public func retry(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) async -> RetryDecision {
+    /// The decision of ``retry(_:failedWith:context:)``, answered at once unless a refresh must be
+    /// waited for.
+    func retryPromptly(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) -> Prompt<RetryDecision> {
         guard let response = (error as? APIError)?.response ?? context.response,
               configuration.expiredToken.isExpiredToken(response),
-              let sent = Self.bearerToken(of: request) else { return .doNotRetry }
+              let sent = Self.bearerToken(of: request) else { return .now(.success(.doNotRetry)) }
         loadIfNeeded()
         let plan: Plan = session.withLock(annotating: self) { session in
             guard let credentials = session.credentials else {
@@ -231,20 +211,19 @@ public final class Authenticator: RequestInterceptor {
         }
         switch carryOut(plan) {
         case .token(nil):
-            return .doNotRetry
+            return .now(.success(.doNotRetry))
         case .token:
-            return .retry(after: .zero, cause: .expiredCredentials)
+            return .now(.success(.retry(after: .zero, cause: .expiredCredentials)))
         case .wait(let shared, _):
-            do {
-                _ = try await shared.share().value
-                return .retry(after: .zero, cause: .expiredCredentials)
-            } catch let error as AuthenticationError {
-                return .fail(with: error)
-            } catch {
-                return .doNotRetry
-            }
+            return .later(shared.share().then { result in
+                switch result {
+                case .success: return .retry(after: .zero, cause: .expiredCredentials)
+                case .failure(let error as AuthenticationError): return .fail(with: error)
+                case .failure(let error): throw error
+                }
+            })
         case .fail(let error):
-            return .fail(with: error)
+            return .now(.success(.fail(with: error)))
         }
     }
 
@@ -283,7 +262,7 @@ public final class Authenticator: RequestInterceptor {
         case .token(let token):
             return .token(token)
         case .wait(let shared, let fallback, let launch):
-            if let launch { send(launch) }
+            if let launch { sendRefresh(launch) }
             return .wait(shared, fallback: fallback)
         case .fail(let error, let ended):
             if ended {
@@ -294,72 +273,10 @@ public final class Authenticator: RequestInterceptor {
         }
     }
 
-    /// Sends the refresh request of `launch` and settles its promise once the outcome is applied:
-    /// the credentials are replaced (and saved) before any waiting request goes on.
-    private func send(_ launch: AuthenticationSession.Launch) {
-        // The authenticator's own share, never cancelled: the refresh runs to its end even if
-        // every waiting request is cancelled, so that a rotated refresh token is never lost.
-        _ = launch.shared.share()
-        var fields: [(name: String, value: String)] = [("grant_type", "refresh_token"), ("refresh_token", launch.refreshToken)]
-        if let scope = configuration.scope { fields.append(("scope", scope)) }
-        let exchange = tokenClient.send(tokenRequest(fields))
-        launch.promise.wait(for: exchange)
-        exchange.subscribe { [self] event in
-            guard case .settled(let outcome) = event else { return }
-            let result = refreshResult(Promise<HTTPResponse>.result(of: outcome), previousRefreshToken: launch.refreshToken)
-            let margin = configuration.proactiveRefreshMargin
-            let applies = session.withLock(annotating: self) {
-                $0.finishRefresh(launch.shared, session: launch.session, result: result, margin: margin, now: now())
-            }
-            if applies {
-                switch result {
-                case .success:
-                    persist()
-                    emit(AuthenticationEvent(.refreshed))
-                case .failure(let error) where error.kind == .sessionExpired:
-                    persist()
-                    emit(AuthenticationEvent(.sessionEnded, error: error))
-                case .failure:
-                    break
-                }
-            }
-            launch.promise.settle(result.mapError { $0 as any Error })
-        }
-    }
-
-    /// What a refresh's exchange means: new credentials, an ended session (the endpoint refused the
-    /// refresh token), or a failed refresh (anything else).
-    private func refreshResult(_ result: Result<HTTPResponse, any Error>, previousRefreshToken: String) -> Result<Credentials, AuthenticationError> {
-        switch result {
-        case .success(let response) where (200..<300).contains(response.statusCode):
-            do throws(TokenAnswer.Unusable) {
-                return .success(try TokenAnswer.credentials(
-                    from: response, fields: configuration.fields, previousRefreshToken: previousRefreshToken, now: Date()
-                ))
-            } catch {
-                return .failure(AuthenticationError(.refreshFailed, detail: error.reason))
-            }
-        case .success(let response) where response.statusCode == 400 || response.statusCode == 401:
-            // RFC 6749 §5.2: the grant or the client was refused; the same refresh token will not work again.
-            return .failure(AuthenticationError(.sessionExpired, response: response))
-        case .success(let response):
-            return .failure(AuthenticationError(.refreshFailed, response: response))
-        case .failure(let error):
-            return .failure(AuthenticationError(.refreshFailed, underlyingError: error))
-        }
-    }
-
     // MARK: - Helpers
 
-    /// A request to the token endpoint with `fields` and the client authentication.
-    private func tokenRequest(_ fields: [(name: String, value: String)]) -> TokenRequest {
-        var headers = configuration.clientAuthentication.headers
-        headers["Accept"] = "application/json"
-        return TokenRequest(path: tokenPath, headers: headers, body: .form(fields + configuration.clientAuthentication.formFields))
-    }
-
     /// Reads the store on first need; a failure is announced and counts as no credentials.
-    private func loadIfNeeded() {
+    func loadIfNeeded() {
         guard !session.withLock(annotating: self, { $0.loaded }) else { return }
         let loaded = storeAccess.withLock(annotating: self) { _ in Result { try configuration.store.load() } }
         let margin = configuration.proactiveRefreshMargin
@@ -373,7 +290,7 @@ public final class Authenticator: RequestInterceptor {
 
     /// Saves the current credentials, or clears the store when there are none. Reading them inside
     /// the store's lock makes the last save always the latest state, whatever order threads race in.
-    private func persist() {
+    func persist() {
         let failure: (any Error)? = storeAccess.withLock(annotating: self) { _ in
             let credentials = session.withLock(annotating: self) { $0.credentials }
             do {
@@ -386,8 +303,16 @@ public final class Authenticator: RequestInterceptor {
         if let failure { emit(AuthenticationEvent(.storeFailed, error: failure)) }
     }
 
-    private func emit(_ event: AuthenticationEvent) {
+    func emit(_ event: AuthenticationEvent) {
         configuration.onEvent?(event)
+    }
+
+    /// `request` with `Authorization: Bearer <token>`, or as it is without a token.
+    private static func request(_ request: URLRequest, bearing token: String?) -> URLRequest {
+        guard let token else { return request }
+        var request = request
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        return request
     }
 
     /// The token of a request's `Authorization: Bearer` field, if it has one.
@@ -405,13 +330,5 @@ public final class Authenticator: RequestInterceptor {
         return "\(scheme)://\(host):\(port)"
     }
 
-    /// The token URL as a base URL and a last path segment, since a client's paths are relative.
-    private static func split(_ url: URL) -> (URL, EndpointPath) {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return (url, "") }
-        let path = components.percentEncodedPath
-        guard let slash = path.lastIndex(of: "/") else { return (url, "") }
-        let last = String(path[path.index(after: slash)...])
-        components.percentEncodedPath = String(path[..<slash])
-        return (components.url ?? url, EndpointPath(stringLiteral: last))
-    }
+
 }

@@ -49,22 +49,28 @@ final class Call<E: Endpoint>: Sendable {
         guard !adapters.isEmpty else { return send(prepared.urlRequest, attempt: number, prepared) }
         let retries = latest.withLock(annotating: self) { $0.retries }
         let context = AttemptContext(request: prepared.summary, attempt: number, retries: retries)
-        let adapted = Promise<URLRequest> {
-            var request = prepared.urlRequest
-            for adapter in adapters { request = try await adapter.adapt(request, context: context) }
-            try RequestBuilder.validateHeaders(of: request, summary: prepared.summary, setBy: " (set by an adapter)")
-            return request
-        }
-        outcome.wait(for: adapted)
-        adapted.subscribe { [self] event in
-            guard case .settled(let settled) = event else { return }
-            switch Promise<URLRequest>.result(of: settled) {
-            case .success(let request):
-                // Cancelled while the adapters finished: nothing more goes on the wire.
-                guard outcome.isPending else { return }
-                send(request, attempt: number, prepared)
-            case .failure(let error): failed(attempt: number, prepared, error: error)
+        switch Interception.adapt(prepared.urlRequest, by: adapters[...], context: context) {
+        case .now(let result):
+            adapted(result, attempt: number, prepared)
+        case .later(let adapting):
+            outcome.wait(for: adapting)
+            adapting.subscribe { [self] event in
+                guard case .settled(let settled) = event else { return }
+                adapted(Promise<URLRequest>.result(of: settled), attempt: number, prepared)
             }
+        }
+    }
+
+    /// The adapters are done: checks the fields they set, then sends.
+    private func adapted(_ result: Result<URLRequest, any Error>, attempt number: Int, _ prepared: PreparedRequest) {
+        do {
+            let request = try result.get()
+            try RequestBuilder.validateHeaders(of: request, summary: prepared.summary, setBy: " (set by an adapter)")
+            // Cancelled while the adapters finished: nothing more goes on the wire.
+            guard outcome.isPending else { return }
+            send(request, attempt: number, prepared)
+        } catch {
+            failed(attempt: number, prepared, error: error)
         }
     }
 
@@ -141,26 +147,29 @@ final class Call<E: Endpoint>: Sendable {
         let (sent, retries) = latest.withLock(annotating: self) { ($0.request, $0.retries) }
         let request = sent ?? prepared.urlRequest
         let context = AttemptContext(request: summary, attempt: number, response: (error as? APIError)?.response, retries: retries)
-        let decision = Promise<RetryDecision> {
-            for retrier in retriers {
-                let decision = await retrier.retry(request, failedWith: error, context: context)
-                if decision.decides { return decision }
+        switch Interception.decide(request, failedWith: error, by: retriers[...], context: context) {
+        case .now(let result):
+            decided(result, attempt: number, prepared, error: error)
+        case .later(let deciding):
+            outcome.wait(for: deciding)
+            deciding.subscribe { [self] event in
+                guard case .settled(let settled) = event else { return }
+                decided(Promise<RetryDecision>.result(of: settled), attempt: number, prepared, error: error)
             }
-            return .doNotRetry
         }
-        outcome.wait(for: decision)
-        decision.subscribe { [self] event in
-            guard case .settled(let settled) = event else { return }
-            guard case .success(let decision) = Promise<RetryDecision>.result(of: settled), outcome.isPending else {
-                return finish(.failure(error), response: nil)
-            }
-            guard let delay = decision.delay else {
-                return finish(.failure(decision.error ?? error), response: nil)
-            }
-            latest.withLock(annotating: self) { $0.retries[decision.cause, default: 0] += 1 }
-            client.emit(.retrying(summary, attempt: number, error: error, delay: delay, cause: decision.cause))
-            outcome.wait(for: DelayedStep(after: delay) { self.attempt(number + 1, prepared) })
+    }
+
+    /// The retriers decided about the failed attempt: retry after the delay, or fail the call.
+    private func decided(_ result: Result<RetryDecision, any Error>, attempt number: Int, _ prepared: PreparedRequest, error: any Error) {
+        guard case .success(let decision) = result, outcome.isPending else {
+            return finish(.failure(error), response: nil)
         }
+        guard let delay = decision.delay else {
+            return finish(.failure(decision.error ?? error), response: nil)
+        }
+        latest.withLock(annotating: self) { $0.retries[decision.cause, default: 0] += 1 }
+        client.emit(.retrying(prepared.summary, attempt: number, error: error, delay: delay, cause: decision.cause))
+        outcome.wait(for: DelayedStep(after: delay) { self.attempt(number + 1, prepared) })
     }
 
     /// Fails the call when `deadline` passes before it settles, cancelling whatever it is doing

@@ -117,3 +117,9 @@ public struct RetryPolicy: RequestRetrier {
         return .milliseconds(max(0, Int(date.timeIntervalSince(now) * 1000)))
     }
 }
+
+extension RetryPolicy: PromptRetrier {
+    func retryPromptly(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) -> Prompt<RetryDecision> {
+        .now(.success(decision(method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), error: error, context: context)))
+    }
+}
