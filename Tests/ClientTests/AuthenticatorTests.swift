@@ -142,7 +142,7 @@ final class AuthenticatorTests: XCTestCase {
         server.state.withLock { $0.tokenAnswer = { _ in .success(.json(#"{"error": "invalid_grant"}"#, statusCode: 400)) } }
         let error = await authenticationError(makeAuthenticator().logIn(username: "u", password: "hunter2"))
         XCTAssertEqual(error?.errorCode, "invalid_grant")
-        XCTAssertEqual(error?.description, "Logging in failed: the token endpoint answered 400 Bad Request (invalid_grant).")
+        XCTAssertEqual(error?.description, "Logging in failed: the token endpoint answered 400 Bad Request (invalid_grant): the username or password is wrong.")
     }
 
     func test_credentials_neverPrintTheirTokens() {
@@ -167,6 +167,23 @@ final class AuthenticatorTests: XCTestCase {
         XCTAssertEqual(server.state.withLock { $0.tokenBodies.last }, "grant_type=refresh_token&refresh_token=refresh-1")
         XCTAssertEqual(authenticator.credentials?.refreshToken, "refresh-2")
         XCTAssertEqual(events.events, [.loggedIn, .refreshed])
+    }
+
+    func test_refresh_onDemand_isSingleFlight() async throws {
+        let authenticator = makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r"))
+        let first = authenticator.refresh()
+        let second = authenticator.refresh()
+        let renewed = try await first.value
+        let again = try await second.value
+        XCTAssertEqual(renewed, again)
+        XCTAssertEqual(server.tokenRequestCount, 1)
+        XCTAssertEqual(authenticator.credentials, renewed)
+    }
+
+    func test_refresh_withoutCredentials_failsAtOnce() async {
+        let error = await authenticationError(makeAuthenticator().refresh())
+        XCTAssertEqual(error?.kind, .sessionExpired)
+        XCTAssertEqual(server.tokenRequestCount, 0)
     }
 
     func test_aRefreshAnswerWithoutARefreshToken_keepsTheOldOne() async throws {

@@ -61,6 +61,8 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         let cause = detail ?? answer ?? underlyingError.map { "\($0)" } ?? "no reason given"
         switch kind {
+        case .loginFailed where errorCode == "invalid_grant":
+            return "Logging in failed: \(Self.trimmed(cause)): the username or password is wrong."
         case .loginFailed: return "Logging in failed: \(Self.trimmed(cause))."
         case .sessionExpired: return "The session has ended: \(Self.trimmed(cause)); log in again."
         case .refreshFailed: return "Refreshing the access token failed: \(Self.trimmed(cause)); the credentials were kept."

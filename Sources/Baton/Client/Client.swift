@@ -63,9 +63,10 @@ public final class Client: Sendable {
 
     /// Sends `endpoint` and returns a promise of its decoded response.
     ///
-    /// The promise rejects with an ``APIError`` (or with the error an adapter threw, if no
-    /// retrier retried it), and is cancelled by ``Promise/cancel()``, which stops the request on
-    /// the wire.
+    /// The promise rejects with an ``APIError``, with the error an adapter threw if no retrier
+    /// retried it, or with the error a retrier chose (``RetryDecision/fail(with:)``, such as an
+    /// ``AuthenticationError``); it is cancelled by ``Promise/cancel()``, which stops the request
+    /// on the wire.
     public func send<E: Endpoint>(_ endpoint: E) -> Promise<E.Response> {
         Call(client: self, endpoint: endpoint).start()
     }

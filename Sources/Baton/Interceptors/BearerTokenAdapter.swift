@@ -5,6 +5,9 @@ import FoundationNetworking
 
 /// Adds `Authorization: Bearer <token>` (RFC 6750 §2.1) to every request, with the token its
 /// closure returns when each attempt starts; `nil` sends the request without one.
+///
+/// For a token you obtain and renew yourself. To log in, renew expired tokens and replay the
+/// requests that met them, use an ``Authenticator`` instead.
 public struct BearerTokenAdapter: RequestAdapter {
     private let token: @Sendable () async throws -> String?
 
