@@ -10,28 +10,33 @@ import XCTest
 /// `URLSessionTransport`'s own promises, over loopback: where its promises settle, and bodies
 /// streamed from a file.
 final class TransportIntegrationTests: IntegrationTestCase {
-    /// The name of the `OperationQueue` a call's handler ran on (`nil`: none, as on a global
-    /// dispatch queue).
-    private func queueOfTheHandler<T>(_ call: Promise<T>) async throws -> String? {
+    /// The name of the `OperationQueue` where `call`'s handler ran (`nil`: none, as on a global
+    /// dispatch queue), and a promise of that handler.
+    private func queueOfTheHandler<T>(_ call: Promise<T>) -> (Locked<String?>, Promise<Void>) {
         let seen = Locked<String?>(nil)
-        _ = try await call.then { _ in seen.withLock { $0 = OperationQueue.current?.name } }.value
-        return seen.value
+        return (seen, call.then { _ in seen.withLock { $0 = OperationQueue.current?.name } })
     }
 
     /// A small body settles on the session's serial delegate queue, as URLSession's own
     /// completion handlers run; one of `parallelDecodingThreshold` bytes or more is handed to a
     /// global queue, so that decoding it holds up no other response of the session.
     func test_largeBodies_settleOffTheDelegateQueue_smallOnesOnIt() async throws {
-        let small = client.send(Request<Data>(.get, "health"))
-        let large = client.send(Request<Data>(.get, "health", headers: [
+        // Held in the adapter until the handlers are added, so that neither call can settle
+        // before (a handler added to a settled promise runs on the thread adding it).
+        let release = DispatchSemaphore(value: 0)
+        let client = makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let (smallQueue, small) = queueOfTheHandler(client.send(Request<Data>(.get, "health")))
+        let (largeQueue, large) = queueOfTheHandler(client.send(Request<Data>(.get, "health", headers: [
             "X-Demo-Fault": "body-bytes=\(URLSessionTransport.parallelDecodingThreshold)",
-        ]))
+        ])))
+        release.signal()
+        release.signal()
 
-        let smallQueue = try await queueOfTheHandler(small)
-        let largeQueue = try await queueOfTheHandler(large)
+        try await small.value
+        try await large.value
 
-        XCTAssertEqual(smallQueue, "Baton.URLSessionTransport")
-        XCTAssertNil(largeQueue)
+        XCTAssertEqual(smallQueue.value, "Baton.URLSessionTransport")
+        XCTAssertNil(largeQueue.value)
     }
 
     /// A `.file` body is streamed from disk and arrives byte for byte.
