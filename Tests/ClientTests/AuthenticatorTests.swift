@@ -170,13 +170,19 @@ final class AuthenticatorTests: XCTestCase {
     }
 
     func test_refresh_onDemand_isSingleFlight() async throws {
-        let authenticator = makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r"))
+        // The token endpoint answers only when the test says, so both calls find the first in flight.
+        let transport = ManualTransport()
+        let authenticator = makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r")) { $0.transport = transport }
         let first = authenticator.refresh()
         let second = authenticator.refresh()
+        XCTAssertEqual(transport.count, 1)
+
+        transport.exchange(0).fulfill(.json(#"{"access_token": "new", "refresh_token": "r2"}"#))
+
         let renewed = try await first.value
         let again = try await second.value
-        XCTAssertEqual(renewed, again)
-        XCTAssertEqual(server.tokenRequestCount, 1)
+        XCTAssertEqual(renewed, Credentials(accessToken: "new", refreshToken: "r2"))
+        XCTAssertEqual(again, renewed)
         XCTAssertEqual(authenticator.credentials, renewed)
     }
 
