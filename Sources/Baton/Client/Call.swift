@@ -30,13 +30,37 @@ final class Call<E: Endpoint>: Sendable {
             client.emit(.started(prepared.summary))
             reportOutcome(of: prepared.summary)
             if let deadline = client.configuration.deadline { enforce(deadline, on: prepared.summary) }
-            attempt(1, prepared)
+            begin(prepared)
         } catch {
             client.emit(.started(error.request))
             reportOutcome(of: error.request)
             finish(.failure(error), response: nil)
         }
         return outcome
+    }
+
+    /// Writes a body too large for memory to its temporary file first, if the call has one, then
+    /// makes the first attempt; every attempt sends that file.
+    private func begin(_ prepared: PreparedRequest) {
+        guard let form = prepared.spool else { return attempt(1, prepared) }
+        let spooled = SpooledBody()
+        outcome.subscribe { event in
+            if case .settled = event { spooled.callEnded() }
+        }
+        let writing = spooled.write(form, for: prepared.summary)
+        outcome.wait(for: writing)
+        writing.subscribe { [self] event in
+            guard case .settled(let settled) = event else { return }
+            switch Promise<TransportBody>.result(of: settled) {
+            case .success(let body):
+                var ready = prepared
+                ready.body = body
+                ready.spool = nil
+                attempt(1, ready)
+            case .failure(let error):
+                finish(.failure(error), response: nil)
+            }
+        }
     }
 
     /// Runs the adapters, if there are any, then sends.

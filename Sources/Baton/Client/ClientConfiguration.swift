@@ -56,6 +56,14 @@ extension Client {
         /// this, whatever it sends. Default ``defaultMaximumResponseSize``.
         public var maximumResponseSize: Int = Configuration.defaultMaximumResponseSize
 
+        /// The largest ``RequestBody/multipart(_:)`` body built in memory; a larger one is written to
+        /// a temporary file, off the caller's thread, and uploaded from it. Default
+        /// ``defaultMultipartMemoryThreshold``.
+        public var multipartMemoryThreshold: Int = Configuration.defaultMultipartMemoryThreshold
+
+        /// 10 MB: a few phone photos fit in memory, a video does not.
+        public static let defaultMultipartMemoryThreshold = 10_000_000
+
         /// 32 MiB: far above any JSON answer or photo, and low enough that a few dozen calls at
         /// once fit in a phone's memory.
         public static let defaultMaximumResponseSize = 32 << 20

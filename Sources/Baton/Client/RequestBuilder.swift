@@ -8,6 +8,9 @@ struct PreparedRequest: Sendable {
     var urlRequest: URLRequest
     var body: TransportBody?
     var summary: RequestSummary
+    /// A multipart form too large for memory, to be written to a temporary file (which then
+    /// becomes ``body``) before the first attempt.
+    var spool: MultipartForm?
 }
 
 /// Turns an ``Endpoint`` into a ``PreparedRequest``, or an ``APIError/invalidRequest(_:field:reason:)``
@@ -81,9 +84,11 @@ struct RequestBuilder: Sendable {
         guard Self.isToken(endpoint.method.rawValue) else {
             throw .invalidRequest(summary, field: "method", reason: "\"\(endpoint.method)\" is not a valid HTTP method token")
         }
-        let encoded: (data: Data, contentType: String)?
+        let encoded: RequestBody.Encoded?
         do {
-            encoded = try endpoint.body.encoded(with: configuration.encoder)
+            encoded = try endpoint.body.encoded(with: configuration.encoder, memoryThreshold: configuration.multipartMemoryThreshold)
+        } catch let failure as MultipartEncoder.Failure {
+            throw .invalidRequest(summary, field: "body", reason: failure.reason)
         } catch {
             throw .invalidRequest(summary, field: "body", reason: "it does not encode: \(error)")
         }
@@ -95,7 +100,12 @@ struct RequestBuilder: Sendable {
         if endpoint.method != .get { request.httpMethod = endpoint.method.rawValue }
         // One assignment: one NSMutableURLRequest update instead of one per field.
         request.allHTTPHeaderFields = try headerFields(for: endpoint, contentType: encoded?.contentType, summary: summary)
-        return PreparedRequest(urlRequest: request, body: encoded.map { .data($0.data) }, summary: summary)
+        switch encoded {
+        case nil: return PreparedRequest(urlRequest: request, body: nil, summary: summary)
+        case .bytes(let data, _): return PreparedRequest(urlRequest: request, body: .data(data), summary: summary)
+        case .file(let url, _): return PreparedRequest(urlRequest: request, body: .file(url), summary: summary)
+        case .spooled(let form, _): return PreparedRequest(urlRequest: request, body: nil, summary: summary, spool: form)
+        }
     }
 
     /// The timeout as URLSession takes it. On Linux URLSession keeps whole seconds only, so a

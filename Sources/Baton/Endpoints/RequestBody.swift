@@ -12,6 +12,8 @@ public struct RequestBody: Sendable {
         case data(Data, contentType: String)
         case json(any Encodable & Sendable)
         case form([(name: String, value: String)])
+        case file(URL, contentType: String)
+        case multipart(MultipartForm)
     }
 
     private let storage: Storage
@@ -35,18 +37,53 @@ public struct RequestBody: Sendable {
         RequestBody(storage: .form(fields))
     }
 
-    /// Encodes the body: its bytes and content type, or `nil` for no body.
-    func encoded(with encoder: JSONEncoder) throws -> (data: Data, contentType: String)? {
+    /// The contents of the file at `url`, streamed from disk as they are sent (never read into
+    /// memory), with their content type. A missing or unreadable file fails the call with an
+    /// ``APIError`` of kind ``APIError/Kind/invalidRequest`` before any byte is sent.
+    public static func file(_ url: URL, contentType: String) -> RequestBody {
+        RequestBody(storage: .file(url, contentType: contentType))
+    }
+
+    /// A `multipart/form-data` form: see ``MultipartForm``. Up to
+    /// ``Client/Configuration/multipartMemoryThreshold`` bytes it is built in memory; a larger one
+    /// is written to a temporary file and streamed from it.
+    public static func multipart(_ form: MultipartForm) -> RequestBody {
+        RequestBody(storage: .multipart(form))
+    }
+
+    /// A body ready to send: bytes, a file, or a form to write to a temporary file first.
+    enum Encoded {
+        case bytes(Data, contentType: String)
+        case file(URL, contentType: String)
+        case spooled(MultipartForm, contentType: String)
+
+        var contentType: String {
+            switch self {
+            case .bytes(_, let type), .file(_, let type), .spooled(_, let type): type
+            }
+        }
+    }
+
+    /// Encodes the body, or `nil` for no body. A multipart form larger than `memoryThreshold` is
+    /// left to be written to a file.
+    func encoded(with encoder: JSONEncoder, memoryThreshold: Int = .max) throws -> Encoded? {
         switch storage {
         case .none:
             return nil
         case .data(let data, let contentType):
-            return (data, contentType)
+            return .bytes(data, contentType: contentType)
+        case .file(let url, let contentType):
+            _ = try MultipartEncoder.readableSize(of: url)
+            return .file(url, contentType: contentType)
+        case .multipart(let form):
+            let encoder = MultipartEncoder(form: form)
+            if try encoder.size() > Int64(memoryThreshold) { return .spooled(form, contentType: form.contentType) }
+            return .bytes(try encoder.data(), contentType: form.contentType)
         case .json(let value):
-            return (try encoder.encode(value), "application/json")
+            return .bytes(try encoder.encode(value), contentType: "application/json")
         case .form(let fields):
             let text = fields.map { "\(Self.formEncode($0.name))=\(Self.formEncode($0.value))" }.joined(separator: "&")
-            return (Data(text.utf8), "application/x-www-form-urlencoded")
+            return .bytes(Data(text.utf8), contentType: "application/x-www-form-urlencoded")
         }
     }
 

@@ -1,0 +1,128 @@
+import Foundation
+
+/// A `multipart/form-data` body (RFC 7578): text fields and files, in order, sent with
+/// ``RequestBody/multipart(_:)``.
+///
+/// ```swift
+/// var form = MultipartForm()
+/// form.append("A fine day", name: "caption")
+/// form.append(fileAt: photoURL, name: "photo", contentType: "image/jpeg")
+/// client.send(Request<Photo>(.post, "reviews/\(id)/photos", body: .multipart(form)))
+/// ```
+///
+/// - Names and file names are quoted, with `"`, CR and LF escaped as `%22`, `%0D` and `%0A` (as
+///   browsers do, following the WHATWG form encoding), so no name can break out of its header or
+///   forge another part. Other characters, Japanese file names included, are sent as UTF-8.
+/// - The boundary is random (128 bits), and checked not to occur in any part held in memory;
+///   parts read from files are far too unlikely to contain it by chance.
+/// - A file part is read when the request is sent, not when it is appended. A file that is
+///   missing or unreadable then fails the call with an ``APIError`` of kind
+///   ``APIError/Kind/invalidRequest`` before any byte is sent.
+/// - A body larger than ``Client/Configuration/multipartMemoryThreshold`` is written to a
+///   temporary file, off the caller's thread, and uploaded from it, never held whole in memory;
+///   the file is removed once the call ends, however it ends.
+public struct MultipartForm: Sendable {
+    /// One part of the form.
+    struct Part: Sendable {
+        enum Content: Sendable {
+            case data(Data)
+            case file(URL)
+        }
+
+        var name: String
+        var filename: String?
+        var contentType: String?
+        var content: Content
+    }
+
+    /// The parts, in the order they were appended.
+    private(set) var parts: [Part] = []
+    /// The boundary between parts, without the leading `--`.
+    public private(set) var boundary: String
+
+    /// An empty form with a random boundary.
+    public init() {
+        boundary = Self.randomBoundary()
+    }
+
+    /// Appends a text field.
+    public mutating func append(_ value: String, name: String) {
+        add(Part(name: name, filename: nil, contentType: nil, content: .data(Data(value.utf8))))
+    }
+
+    /// Appends a file part from bytes in memory, named `filename` (if any) with `contentType`.
+    public mutating func append(_ data: Data, name: String, filename: String? = nil, contentType: String = "application/octet-stream") {
+        add(Part(name: name, filename: filename, contentType: contentType, content: .data(data)))
+    }
+
+    /// Appends the file at `url`, read when the request is sent. `filename` defaults to the file's
+    /// name, `contentType` to one guessed from its extension (`image/jpeg` for `.jpg`, and so on;
+    /// `application/octet-stream` when unknown).
+    public mutating func append(fileAt url: URL, name: String, filename: String? = nil, contentType: String? = nil) {
+        let type = contentType ?? MediaTypes.guess(forExtension: url.pathExtension)
+        add(Part(name: name, filename: filename ?? url.lastPathComponent, contentType: type, content: .file(url)))
+    }
+
+    /// `multipart/form-data; boundary=...`: the body's `Content-Type`.
+    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+    private mutating func add(_ part: Part) {
+        parts.append(part)
+        // A part in memory that happens to contain the boundary would end the body early: pick
+        // another boundary (with 128 random bits, this loop runs once in practice).
+        guard case .data = part.content else { return }
+        while parts.contains(where: { $0.contains(boundary: boundary) }) {
+            boundary = Self.randomBoundary()
+        }
+    }
+
+    private static func randomBoundary() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef")
+        return "Baton-" + String((0..<32).map { _ in digits[Int(generator.next() % 16)] })
+    }
+}
+
+extension MultipartForm.Part {
+    /// Whether the part's bytes in memory contain `--boundary`.
+    func contains(boundary: String) -> Bool {
+        guard case .data(let data) = content else { return false }
+        return data.contains(boundary: boundary)
+    }
+
+    /// The part's delimiter and header lines, up to and including the blank line before its content.
+    func head(boundary: String) -> Data {
+        var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escaped(name))\""
+        if let filename { head += "; filename=\"\(Self.escaped(filename))\"" }
+        head += "\r\n"
+        if let contentType { head += "Content-Type: \(Self.headerSafe(contentType))\r\n" }
+        head += "\r\n"
+        return Data(head.utf8)
+    }
+
+    /// A name or file name as it goes between quotes: `"`, CR and LF percent-escaped.
+    static func escaped(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "%22"
+            case "\r": escaped += "%0D"
+            case "\n": escaped += "%0A"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    /// A content type with any control character dropped, so that it cannot start a header line.
+    static func headerSafe(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+    }
+}
+
+extension Data {
+    /// Whether these bytes contain `--boundary`.
+    func contains(boundary: String) -> Bool {
+        range(of: Data("--\(boundary)".utf8)) != nil
+    }
+}

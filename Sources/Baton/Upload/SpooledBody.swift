@@ -1,0 +1,42 @@
+import BatonLocking
+import Dispatch
+import Foundation
+
+/// A multipart form written to a temporary file for one call: the file is removed once both the
+/// writing and the call have ended, whichever ends last and however each ended (success,
+/// failure, cancellation), so no temporary file outlives its call.
+final class SpooledBody: Sendable {
+    /// The temporary file, in the system's temporary folder.
+    let url = FileManager.default.temporaryDirectory.appending(path: "baton-upload-\(UUID().uuidString).multipart")
+    private let ended = Locked((writing: false, call: false))
+
+    /// Writes `form` to the file on a global queue, off the caller's thread; the promise fulfils
+    /// with the file as a transport body, or rejects with an ``APIError`` of kind
+    /// ``APIError/Kind/invalidRequest`` naming what could not be read or written.
+    func write(_ form: MultipartForm, for request: RequestSummary) -> Promise<TransportBody> {
+        Promise { _, fulfill, reject, _ in
+            DispatchQueue.global().async { [self] in
+                do throws(MultipartEncoder.Failure) {
+                    try MultipartEncoder(form: form).write(to: url)
+                    fulfill(.file(url))
+                } catch {
+                    reject(APIError.invalidRequest(request, field: "body", reason: error.reason))
+                }
+                end(\.writing)
+            }
+        }
+    }
+
+    /// The call has settled.
+    func callEnded() {
+        end(\.call)
+    }
+
+    private func end(_ part: WritableKeyPath<(writing: Bool, call: Bool), Bool>) {
+        let both = ended.withLock { ended in
+            ended[keyPath: part] = true
+            return ended.writing && ended.call
+        }
+        if both { try? FileManager.default.removeItem(at: url) }
+    }
+}

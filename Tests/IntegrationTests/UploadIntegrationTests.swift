@@ -1,0 +1,123 @@
+import BatonLocking
+import Baton
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+import XCTest
+
+/// `MultipartForm` and file bodies against DemoServer's photo upload: what arrives, bodies
+/// streamed from disk, temporary files, cancellation.
+final class UploadIntegrationTests: IntegrationTestCase {
+    private var folder: URL!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        folder = FileManager.default.temporaryDirectory.appending(path: "baton-upload-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() async throws {
+        try? FileManager.default.removeItem(at: folder)
+        try await super.tearDown()
+    }
+
+    /// A photo's upload to review `reviewID` as a `MultipartForm`.
+    private func upload(_ form: MultipartForm, to reviewID: Int, through client: Client? = nil) -> Promise<Photo> {
+        (client ?? self.client).send(Request<Photo>(.post, "reviews/\(reviewID)/photos", body: .multipart(form)))
+    }
+
+    /// The temporary files Baton has spooled bodies to and not yet removed.
+    private func spooledFiles() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+            .filter { $0.hasPrefix("baton-upload-") && $0.hasSuffix(".multipart") }
+    }
+
+    func test_threePhotosInParallel_arriveByteForByte() async throws {
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "三枚", rating: 4)).value
+        let images = (1...3).map { Multipart.imageBytes(count: 200_000 * $0) }
+        let uploads = images.enumerated().map { index, bytes in
+            var form = MultipartForm()
+            form.append("写真 \(index)", name: "caption")
+            form.append(bytes, name: "photo", filename: "photo\(index).jpg", contentType: "image/jpeg")
+            return upload(form, to: review.id)
+        }
+
+        let photos = try await Promise.all(uploads).value
+
+        XCTAssertEqual(photos.map(\.sha256), images.map(Fixtures.sha256Hex))
+        XCTAssertEqual(photos.map(\.bytes), images.map(\.count))
+    }
+
+    func test_aFilePart_andAFileBody_streamFromDisk() async throws {
+        let bytes = Multipart.imageBytes(count: 2_000_000)
+        let file = folder.appending(path: "夜景.jpg")
+        try bytes.write(to: file)
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "file", rating: 5)).value
+        var form = MultipartForm()
+        form.append(fileAt: file, name: "photo")
+
+        let photo = try await upload(form, to: review.id).value
+        let echo = try await client.send(Demo.echo(.post, body: .file(file, contentType: "image/jpeg"))).value
+
+        XCTAssertEqual(photo.sha256, Fixtures.sha256Hex(bytes))
+        XCTAssertEqual(echo.bodySHA256, Fixtures.sha256Hex(bytes))
+        XCTAssertEqual(echo.headers["content-type"], "image/jpeg")
+    }
+
+    func test_aLargeForm_streamsFromATemporaryFile_withProgressUpToItsSize_andTheFileIsRemoved() async throws {
+        let bytes = Multipart.imageBytes(count: 20_000_000)
+        let file = folder.appending(path: "large.jpg")
+        try bytes.write(to: file)
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "large", rating: 5)).value
+        var form = MultipartForm()
+        form.append(fileAt: file, name: "photo")
+        let reported = Locked<[PromiseProgress]>([])
+        let before = try spooledFiles()
+
+        let photo = try await upload(form, to: review.id).progress { progress in reported.withLock { $0.append(progress) } }.value
+
+        XCTAssertEqual(photo.sha256, Fixtures.sha256Hex(bytes))
+        // The body: the file and the part's few header bytes.
+        let sending = reported.value.filter { ($0.total ?? 0) > Int64(bytes.count) }
+        XCTAssertGreaterThan(sending.count, 1)
+        XCTAssertLessThan(sending.last?.total ?? 0, Int64(bytes.count) + 1000)
+        XCTAssertTrue(zip(sending, sending.dropFirst()).allSatisfy { $0.completed <= $1.completed }, "\(sending)")
+        XCTAssertEqual(sending.last?.completed, sending.last?.total)
+        XCTAssertEqual(try spooledFiles(), before)
+    }
+
+    func test_cancellingALargeUpload_removesTheTemporaryFile_andStoresNoPhoto() async throws {
+        let file = folder.appending(path: "large.jpg")
+        try Multipart.imageBytes(count: 20_000_000).write(to: file)
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "cancelled", rating: 5)).value
+        var form = MultipartForm()
+        form.append(fileAt: file, name: "photo")
+        let started = expectation(description: "bytes are on the wire")
+        started.assertForOverFulfill = false
+        let before = try spooledFiles()
+
+        let upload = upload(form, to: review.id)
+        upload.progress { progress in if progress.completed > 0 { started.fulfill() } }
+        await fulfillment(of: [started], timeout: 30)
+        upload.cancel()
+        _ = try? await upload.value
+
+        XCTAssertEqual(try spooledFiles(), before)
+        let stats = try await stats()
+        XCTAssertEqual(stats.photosStored, 0)
+    }
+
+    func test_aMissingFile_failsBeforeAnythingIsSent() async throws {
+        var form = MultipartForm()
+        form.append(fileAt: folder.appending(path: "gone.jpg"), name: "photo")
+
+        let error = await apiError(upload(form, to: 1))
+
+        XCTAssertEqual(error?.kind, .invalidRequest)
+        XCTAssertTrue(error?.description.contains("gone.jpg") ?? false, error?.description ?? "")
+        let count = try await requestCount("POST /reviews/:review_id/photos")
+        XCTAssertEqual(count, 0)
+    }
+}
