@@ -109,6 +109,23 @@ final class UploadIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(stats.photosStored, 0)
     }
 
+    /// FoundationNetworking can end the process when an upload read from a file is cancelled
+    /// while it waits for the file's next chunk; Baton streams file bodies so that it cannot.
+    /// Twenty cancellations at the first bytes sent, each a chance to hit that window.
+    func test_cancellingFileUploadsMidTransfer_neverEndsTheProcess() async throws {
+        let file = folder.appending(path: "body.bin")
+        try Multipart.imageBytes(count: 4_000_000).write(to: file)
+        for _ in 1...20 {
+            let started = expectation(description: "bytes are on the wire")
+            started.assertForOverFulfill = false
+            let upload = client.send(Demo.echo(.post, body: .file(file, contentType: "application/octet-stream")))
+            upload.progress { progress in if progress.completed > 0 { started.fulfill() } }
+            await fulfillment(of: [started], timeout: 30)
+            upload.cancel()
+            XCTAssertEqual(upload.state, .cancelled)
+        }
+    }
+
     func test_aMissingFile_failsBeforeAnythingIsSent() async throws {
         var form = MultipartForm()
         form.append(fileAt: folder.appending(path: "gone.jpg"), name: "photo")

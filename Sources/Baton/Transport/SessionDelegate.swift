@@ -9,6 +9,8 @@ import FoundationNetworking
 // the session's serial delegate queue (one operation at a time), which orders every access.
 final class Exchange: @unchecked Sendable {
     let bodyLength: Int64?
+    /// The file a streamed body is read from, for URLSession to ask for a stream of it.
+    let bodyFile: URL?
     let maximumResponseSize: Int
     /// Whether each piece of the response is reported as progress, or only the whole at the end.
     let reportsEachChunk: Bool
@@ -28,6 +30,7 @@ final class Exchange: @unchecked Sendable {
         complete: @escaping @Sendable (Result<HTTPResponse, URLError>) -> Void
     ) {
         self.bodyLength = body?.length
+        self.bodyFile = body?.fileURL
         self.maximumResponseSize = maximumResponseSize
         self.reportsEachChunk = reportsEachChunk
         self.progress = progress
@@ -48,6 +51,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     private func exchange(for task: URLSessionTask) -> Exchange? {
         exchanges.withLock { $0[task.taskIdentifier] }
+    }
+
+    /// A stream of the file a streamed upload sends (see `URLSessionTransport`'s streamed uploads).
+    func urlSession(_ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping (InputStream?) -> Void) {
+        completionHandler(exchange(for: task)?.bodyFile.flatMap { InputStream(url: $0) })
     }
 
     func urlSession(

@@ -168,7 +168,19 @@ private final class Transfer: PromiseControl {
     /// A task whose every event reaches the session's delegate.
     private static func delegateTask(for request: URLRequest, body: TransportBody?, on session: URLSession) -> URLSessionTask {
         if let data = body?.data { return session.uploadTask(with: request, from: data) }
-        if let url = body?.fileURL { return session.uploadTask(with: request, fromFile: url) }
+        if let url = body?.fileURL {
+            #if canImport(FoundationNetworking)
+            // FoundationNetworking reads a `fromFile` body ahead, pausing the transfer until a
+            // chunk is in, and unpauses it from a callback that does not check whether the task
+            // was cancelled meanwhile: cancelling such an upload can end the process
+            // ("EasyHandle.swift: Fatal error ... libcurl.Easy Code=43"). A streamed body, which
+            // the delegate opens on the file when asked, is read in place without pausing, in
+            // as little memory; FoundationNetworking sends it chunked.
+            return session.uploadTask(withStreamedRequest: request)
+            #else
+            return session.uploadTask(with: request, fromFile: url)
+            #endif
+        }
         return session.dataTask(with: request)
     }
 
