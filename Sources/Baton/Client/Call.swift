@@ -111,7 +111,9 @@ final class Call<E: Endpoint>: Sendable {
     /// Sends one request of the attempt: the first, or one that follows a redirect.
     private func exchange(_ request: URLRequest, body: TransportBody?, attempt number: Int, redirects: Int, _ prepared: PreparedRequest) {
         let limit = client.configuration.maximumResponseSize
-        let options = TransferOptions(tracksDownloadProgress: endpoint.tracksDownloadProgress, maximumResponseSize: limit)
+        let options = TransferOptions(
+            tracksDownloadProgress: endpoint.tracksDownloadProgress, maximumResponseSize: limit, downloadsToFile: endpoint is any DownloadsToFile
+        )
         let exchange = client.transport.send(request, body: body, options: options)
         outcome.wait(for: exchange)
         exchange.subscribe { [self] event in
@@ -142,6 +144,8 @@ final class Call<E: Endpoint>: Sendable {
                         }
                     }
                     do {
+                        // A download's file is moved into place by decoding; whatever else happens, it goes.
+                        defer { if let file = response.bodyFile { try? FileManager.default.removeItem(at: file) } }
                         try Validation.validate(response, for: endpoint, request: prepared.summary)
                         let value = try ResponseDecoding.decode(response, for: endpoint, request: prepared.summary, decoder: client.configuration.decoder)
                         finish(.success(value), response: response)

@@ -25,6 +25,10 @@ public struct HTTPResponse: Sendable, CustomStringConvertible, CustomDebugString
     public var body: Data
     /// The URL that answered (after any redirect).
     public var url: URL?
+    /// For a download (``Client/download(_:to:)``), the temporary file a successful response's
+    /// body was written to, ``body`` being empty; `nil` otherwise. The client moves it to its
+    /// destination, or removes it.
+    public var bodyFile: URL?
     private var fields: HeaderFields
 
     /// Where the header fields are. A response from URLSession keeps them in its

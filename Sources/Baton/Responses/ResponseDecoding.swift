@@ -13,6 +13,9 @@ enum ResponseDecoding {
             throw .decodingFailed(request, response, type: String(describing: E.Response.self), codingPath: path, reason: reason)
         } catch let error as APIError {
             throw error
+        } catch let error as URLError {
+            // A download that could not be moved into place, say.
+            throw .transport(request, error)
         } catch {
             throw .decodingFailed(request, response, type: String(describing: E.Response.self), codingPath: "", reason: "\(error)")
         }

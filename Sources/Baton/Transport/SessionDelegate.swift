@@ -5,8 +5,9 @@ import FoundationNetworking
 #endif
 
 /// One request in flight: what the session delegate needs to report on it.
-// Not a lock: after registration, `response`, `received` and `isOverLimit` are touched only on
-// the session's serial delegate queue (one operation at a time), which orders every access.
+// Not a lock: after registration, `response`, `received`, `isOverLimit`, `download` and
+// `downloadFailed` are touched only on the session's serial delegate queue (one operation at a
+// time), which orders every access.
 final class Exchange: @unchecked Sendable {
     let bodyLength: Int64?
     /// The file a streamed body is read from, for URLSession to ask for a stream of it.
@@ -21,10 +22,17 @@ final class Exchange: @unchecked Sendable {
     /// The response declared or delivered more than `maximumResponseSize`: its task was
     /// cancelled, and what arrived was dropped.
     var isOverLimit = false
+    /// Whether a successful body goes to a file (see ``TransferOptions/downloadsToFile``).
+    let downloadsToFile: Bool
+    /// The file being written, for a download, and how much went into it.
+    var download: (url: URL, handle: FileHandle, written: Int64)?
+    /// Writing the download failed: its task was cancelled.
+    var downloadFailed = false
 
     init(
         body: TransportBody?,
         maximumResponseSize: Int,
+        downloadsToFile: Bool = false,
         reportsEachChunk: Bool,
         progress: @escaping @Sendable (PromiseProgress) -> Void,
         complete: @escaping @Sendable (Result<HTTPResponse, URLError>) -> Void
@@ -32,6 +40,7 @@ final class Exchange: @unchecked Sendable {
         self.bodyLength = body?.length
         self.bodyFile = body?.fileURL
         self.maximumResponseSize = maximumResponseSize
+        self.downloadsToFile = downloadsToFile
         self.reportsEachChunk = reportsEachChunk
         self.progress = progress
         self.complete = complete
@@ -72,9 +81,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     // is read from the task instead.
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let exchange = exchange(for: dataTask), !exchange.isOverLimit else { return }
+        guard let exchange = exchange(for: dataTask), !exchange.isOverLimit, !exchange.downloadFailed else { return }
         if exchange.response == nil { exchange.response = dataTask.response as? HTTPURLResponse }
         let expected = exchange.response?.expectedContentLength ?? -1
+        if exchange.downloadsToFile, let status = exchange.response?.statusCode, (200..<300).contains(status) {
+            return write(data, of: exchange, task: dataTask, expected: expected)
+        }
         // `data` is what remains once any Content-Encoding is undone, so a small gzip body that
         // inflates past the limit is stopped too.
         guard expected <= Int64(exchange.maximumResponseSize), data.count <= exchange.maximumResponseSize - exchange.received.count else {
@@ -125,13 +137,54 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        let download = exchange.download
+        try? download?.handle.close()
+        if exchange.isOverLimit || exchange.downloadFailed || error != nil, let download {
+            try? FileManager.default.removeItem(at: download.url)
+        }
         if exchange.isOverLimit {
             // The caller's own cancel, if one came too, has already settled the promise.
             return exchange.complete(.failure(URLError(.dataLengthExceedsMaximum)))
         }
+        if exchange.downloadFailed {
+            return exchange.complete(.failure(URLError(.cannotWriteToFile)))
+        }
         let response = exchange.response ?? task.response as? HTTPURLResponse
-        let result = Self.result(of: response, body: exchange.received, declaredLength: response?.expectedContentLength, error: error)
+        var result = Self.result(
+            of: response, body: exchange.received, declaredLength: response?.expectedContentLength, error: error
+        )
+        if case .success(var answer) = result, exchange.downloadsToFile, (200..<300).contains(answer.statusCode) {
+            answer.bodyFile = download?.url ?? Self.emptyFile()
+            result = .success(answer)
+        }
         exchange.complete(answeringChallenge(of: task, result))
+    }
+
+    /// Appends a piece of a download to its temporary file, made on the first piece. A write
+    /// that fails cancels the task, which then fails with `URLError(.cannotWriteToFile)`.
+    private func write(_ data: Data, of exchange: Exchange, task: URLSessionDataTask, expected: Int64) {
+        do {
+            if exchange.download == nil {
+                let url = FileManager.default.temporaryDirectory.appending(path: "baton-download-\(UUID().uuidString).part")
+                guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                    throw URLError(.cannotCreateFile)
+                }
+                exchange.download = (url, try FileHandle(forWritingTo: url), 0)
+            }
+            try exchange.download?.handle.write(contentsOf: data)
+            exchange.download?.written += Int64(data.count)
+        } catch {
+            exchange.downloadFailed = true
+            return task.cancel()
+        }
+        guard exchange.reportsEachChunk else { return }
+        exchange.progress(PromiseProgress(completed: exchange.download?.written ?? 0, total: expected >= 0 ? expected : nil))
+    }
+
+    /// An empty temporary file: the body of a successful download that sent no bytes.
+    private static func emptyFile() -> URL? {
+        let url = FileManager.default.temporaryDirectory.appending(path: "baton-download-\(UUID().uuidString).part")
+        return FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) ? url : nil
     }
 
     /// `result`, or the response of the challenge `task` was cancelled for: the call then

@@ -14,10 +14,19 @@ public struct TransferOptions: Sendable, Equatable {
     /// client reports as ``APIError/Kind/responseTooLarge``. Default
     /// ``Client/Configuration/defaultMaximumResponseSize``.
     public var maximumResponseSize: Int
+    /// Write the body of a successful (2xx) response to a temporary file, as it arrives, and
+    /// name it in ``HTTPResponse/bodyFile``, instead of keeping it in memory: for downloads
+    /// (``Client/download(_:to:)``), which ``maximumResponseSize`` does not bound. Other answers
+    /// (an error's explanation) stay in memory, under the limit. Default `false`.
+    public var downloadsToFile: Bool
 
     /// Options with every value at its default unless given.
-    public init(tracksDownloadProgress: Bool = false, maximumResponseSize: Int = Client.Configuration.defaultMaximumResponseSize) {
+    public init(
+        tracksDownloadProgress: Bool = false, maximumResponseSize: Int = Client.Configuration.defaultMaximumResponseSize,
+        downloadsToFile: Bool = false
+    ) {
         self.tracksDownloadProgress = tracksDownloadProgress
         self.maximumResponseSize = maximumResponseSize
+        self.downloadsToFile = downloadsToFile
     }
 }

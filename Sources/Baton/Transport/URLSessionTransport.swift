@@ -131,7 +131,10 @@ private final class Transfer: PromiseControl {
         case .success(let response) where response.body.count >= URLSessionTransport.parallelDecodingThreshold:
             DispatchQueue.global().async { self.promise.fulfil(response) }
         case .success(let response):
-            promise.fulfil(response)
+            // A download whose call was cancelled as it completed: nobody will move its file.
+            if !promise.settle(.success(response)), let file = response.bodyFile {
+                try? FileManager.default.removeItem(at: file)
+            }
         case .failure(let error):
             promise.settle(.failure(error))
         }
@@ -144,7 +147,8 @@ private final class Transfer: PromiseControl {
         // the end, unless its endpoint asked for them as they arrive.
         let reportsEachChunk = options.tracksDownloadProgress || body != nil
         let exchange = Exchange(
-            body: body, maximumResponseSize: options.maximumResponseSize, reportsEachChunk: reportsEachChunk,
+            body: body, maximumResponseSize: options.maximumResponseSize, downloadsToFile: options.downloadsToFile,
+            reportsEachChunk: reportsEachChunk,
             progress: { [promise] in promise.report($0) }
         ) { [self] result in
             if !reportsEachChunk, case .success(let response) = result {
