@@ -96,7 +96,7 @@ final class PauseIntegrationTests: IntegrationTestCase {
 
         let total = Int64(image.count)
         XCTAssertEqual(bytes, image)
-        XCTAssertEqual(reported.value, [PromiseProgress(completed: total, total: total)])
+        XCTAssertEqual(reported.value, [PromiseProgress(completed: total, total: total, kind: .bytesReceived)])
     }
 
     /// Linux: an upload paused before it starts still goes out (the transfer is not suspended),

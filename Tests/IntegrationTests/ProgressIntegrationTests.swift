@@ -47,7 +47,7 @@ final class ProgressIntegrationTests: IntegrationTestCase {
         let sending = reported.value.filter { $0.total == bodyLength }
         XCTAssertGreaterThan(sending.count, 1, "\(reported.value)")
         XCTAssertTrue(isNonDecreasing(sending.map(\.completed)), "\(sending)")
-        XCTAssertEqual(sending.last, PromiseProgress(completed: bodyLength, total: bodyLength))
+        XCTAssertEqual(sending.last, PromiseProgress(completed: bodyLength, total: bodyLength, kind: .bytesSent))
     }
 
     /// Bytes sent, every one of them, and only then bytes received, ending with the whole answer.
@@ -62,9 +62,9 @@ final class ProgressIntegrationTests: IntegrationTestCase {
         let all = reported.value
         let lastSent = all.lastIndex { $0.total == bodyLength }
         let firstReceived = all.firstIndex { $0.total == answerLength }
-        XCTAssertEqual(lastSent.map { all[$0] }, PromiseProgress(completed: bodyLength, total: bodyLength), "\(all.suffix(5))")
+        XCTAssertEqual(lastSent.map { all[$0] }, PromiseProgress(completed: bodyLength, total: bodyLength, kind: .bytesSent), "\(all.suffix(5))")
         XCTAssertLessThan(try XCTUnwrap(lastSent), try XCTUnwrap(firstReceived), "\(all.suffix(5))")
-        XCTAssertEqual(all.last, PromiseProgress(completed: answerLength, total: answerLength), "\(all.suffix(5))")
+        XCTAssertEqual(all.last, PromiseProgress(completed: answerLength, total: answerLength, kind: .bytesReceived), "\(all.suffix(5))")
     }
 
     func test_download_reportsNonDecreasingBytesEndingAtTheTotal() async throws {
@@ -80,7 +80,7 @@ final class ProgressIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(bytes, image)
         XCTAssertGreaterThan(receiving.count, 2, "\(reported.value)")
         XCTAssertTrue(isNonDecreasing(reported.value.map(\.completed)), "\(reported.value)")
-        XCTAssertEqual(reported.value.last, PromiseProgress(completed: total, total: total))
+        XCTAssertEqual(reported.value.last, PromiseProgress(completed: total, total: total, kind: .bytesReceived))
     }
 
     func test_downloadNotTracked_reportsTheBytesOnceWhenComplete() async throws {
@@ -97,7 +97,7 @@ final class ProgressIntegrationTests: IntegrationTestCase {
 
         let total = Int64(Self.imageSize)
         XCTAssertEqual(bytes, image)
-        XCTAssertEqual(reported.value, [PromiseProgress(completed: total, total: total)])
+        XCTAssertEqual(reported.value, [PromiseProgress(completed: total, total: total, kind: .bytesReceived)])
     }
 
     func test_retriedDownload_restartsItsProgressAtZero() async throws {
@@ -110,11 +110,11 @@ final class ProgressIntegrationTests: IntegrationTestCase {
 
         let values = reported.value
         // The first attempt received the 503's {"message":"injected"}, 22 bytes.
-        let firstAttemptEnd = try XCTUnwrap(values.firstIndex(of: PromiseProgress(completed: 22, total: 22)), "\(values)")
+        let firstAttemptEnd = try XCTUnwrap(values.firstIndex(of: PromiseProgress(completed: 22, total: 22, kind: .bytesReceived)), "\(values)")
         let restart = try XCTUnwrap(values[firstAttemptEnd...].firstIndex { $0.completed == 0 }, "\(values)")
         let total = Int64(Self.imageSize)
         XCTAssertTrue(isNonDecreasing(values[restart...].map(\.completed)), "\(values)")
-        XCTAssertEqual(values.last, PromiseProgress(completed: total, total: total))
+        XCTAssertEqual(values.last, PromiseProgress(completed: total, total: total, kind: .bytesReceived))
         XCTAssertEqual(bytes, image)
     }
 }

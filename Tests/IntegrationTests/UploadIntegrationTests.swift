@@ -44,10 +44,18 @@ final class UploadIntegrationTests: IntegrationTestCase {
             return upload(form, to: review.id)
         }
 
-        let photos = try await Promise.all(uploads).value
+        let reported = Locked<[PromiseProgress]>([])
+        let photos = try await Promise.all(uploads).progress { progress in reported.withLock { $0.append(progress) } }.value
 
         XCTAssertEqual(photos.map(\.sha256), images.map(Fixtures.sha256Hex))
         XCTAssertEqual(photos.map(\.bytes), images.map(\.count))
+        // The bar of all three: the bytes sent, summed, up to the three bodies' length.
+        let progress = reported.value
+        XCTAssertTrue(progress.allSatisfy { $0.kind == .bytesSent }, "\(progress)")
+        XCTAssertTrue(zip(progress, progress.dropFirst()).allSatisfy { $0.completed < $1.completed }, "\(progress)")
+        let total = try XCTUnwrap(progress.last?.total)
+        XCTAssertGreaterThan(total, Int64(images.map(\.count).reduce(0, +)))
+        XCTAssertEqual(progress.last?.completed, total)
     }
 
     func test_aFilePart_andAFileBody_streamFromDisk() async throws {
@@ -181,7 +189,7 @@ final class DownloadIntegrationTests: IntegrationTestCase {
         let completed = reported.value.map(\.completed)
         XCTAssertGreaterThan(completed.count, 1)
         XCTAssertTrue(zip(completed, completed.dropFirst()).allSatisfy { $0 <= $1 }, "\(completed)")
-        XCTAssertEqual(reported.value.last, PromiseProgress(completed: 8 << 20, total: 8 << 20))
+        XCTAssertEqual(reported.value.last, PromiseProgress(completed: 8 << 20, total: 8 << 20, kind: .bytesReceived))
         XCTAssertEqual(try partialFiles(), before)
     }
 

@@ -59,6 +59,43 @@ final class CombinatorTests: XCTestCase {
         XCTAssertEqual(counts.last, 2000)
     }
 
+    func test_all_overInputsReportingBytes_reportsTheBytesSummed() {
+        let inputs = [Deferred<Int>(), Deferred<Int>(), Deferred<Int>()]
+        let combined = Promise.all(inputs.map(\.promise))
+        let reported = Recorder<PromiseProgress>()
+        combined.progress { reported.append($0) }
+
+        inputs[0].promise.report(PromiseProgress(completed: 100, total: 1000, kind: .bytesSent))
+        inputs[1].promise.report(PromiseProgress(completed: 50, total: 500, kind: .bytesSent))
+        inputs[2].promise.report(PromiseProgress(completed: 0, total: 2000, kind: .bytesSent))
+        inputs[0].promise.report(PromiseProgress(completed: 1000, total: 1000, kind: .bytesSent))
+        // The first input's response: bytes of another kind, left out of the sum.
+        inputs[0].promise.report(PromiseProgress(completed: 40, total: 40, kind: .bytesReceived))
+        inputs[0].fulfill(0)
+        inputs[1].fulfill(1)
+        inputs[2].fulfill(2)
+
+        // A report that does not advance the bytes completed is dropped, as for any combinator.
+        XCTAssertEqual(reported.events, [
+            PromiseProgress(completed: 100, total: nil, kind: .bytesSent),
+            PromiseProgress(completed: 150, total: nil, kind: .bytesSent),
+            PromiseProgress(completed: 1050, total: 3500, kind: .bytesSent),
+            PromiseProgress(completed: 1500, total: 3500, kind: .bytesSent),
+            PromiseProgress(completed: 3500, total: 3500, kind: .bytesSent),
+        ])
+    }
+
+    func test_all_overInputsReportingNoBytes_stillCountsThem() {
+        let inputs = [Deferred<Int>(), Deferred<Int>()]
+        let combined = Promise.all(inputs.map(\.promise))
+        let reported = Recorder<PromiseProgress>()
+        combined.progress { reported.append($0) }
+        inputs[0].report(5, of: 10)
+        inputs[0].fulfill(0)
+        inputs[1].fulfill(1)
+        XCTAssertEqual(reported.events, [PromiseProgress(completed: 1, total: 2), PromiseProgress(completed: 2, total: 2)])
+    }
+
     /// What the combinators rely on, without the race: a report that does not advance past the
     /// newest accepted one is dropped.
     func test_reportOnlyForward_dropsAReportThatDoesNotAdvance() {

@@ -6,8 +6,10 @@ import BatonLocking
 
 extension Promise {
     /// Fulfils with every input's value, in input order, once all have fulfilled; rejects with
-    /// the first rejection and cancels the inputs still pending. Progress reports how many inputs
-    /// have fulfilled, out of how many. An empty array fulfils at once with `[]`.
+    /// the first rejection and cancels the inputs still pending. Progress is the inputs' bytes
+    /// added up (completed and total) when they report bytes, as uploads and downloads do (see
+    /// ``PromiseProgress``); otherwise how many inputs have fulfilled, out of how many. An empty
+    /// array fulfils at once with `[]`.
     ///
     /// ```swift
     /// let photos: Promise<[Photo]> = Promise.all(files.map { upload($0) })
@@ -17,17 +19,25 @@ extension Promise {
         guard !promises.isEmpty else { return Promise(value: []) }
         let group = PromiseGroup(promises)
         let combined = Promise(upstream: group)
-        let tally = Locked(Tally<Element>(count: promises.count))
+        let tally = Locked((values: Tally<Element>(count: promises.count), bytes: ProgressSum(count: promises.count)))
         for (index, promise) in promises.enumerated() {
             promise.subscribe { event in
-                guard case .settled(let outcome) = event else { return }
-                switch Promise<Element>.result(of: outcome) {
-                case .success(let value):
-                    let (done, values) = tally.withLock { $0.record(value, at: index) }
-                    combined.report(PromiseProgress(completed: Int64(done), total: Int64(promises.count)), onlyForward: true)
-                    if let values { combined.settle(.success(values)) }
-                case .failure(let error):
-                    if combined.settle(.failure(error)) { group.cancelWork() }
+                switch event {
+                case .progress(let progress):
+                    if let sum = tally.withLock({ $0.bytes.record(progress, at: index) }) { combined.report(sum, onlyForward: true) }
+                case .settled(let outcome):
+                    switch Promise<Element>.result(of: outcome) {
+                    case .success(let value):
+                        let (progress, values) = tally.withLock { tally in
+                            let (done, values) = tally.values.record(value, at: index)
+                            let bytes = tally.bytes.complete(at: index)
+                            return (bytes ?? PromiseProgress(completed: Int64(done), total: Int64(promises.count)), values)
+                        }
+                        combined.report(progress, onlyForward: true)
+                        if let values { combined.settle(.success(values)) }
+                    case .failure(let error):
+                        if combined.settle(.failure(error)) { group.cancelWork() }
+                    }
                 }
             }
         }
@@ -35,21 +45,30 @@ extension Promise {
     }
 
     /// Fulfils with each input's outcome, in input order, once every input has settled; never
-    /// rejects (it can only be cancelled, which cancels every input). Progress reports how many
-    /// inputs have settled, out of how many.
+    /// rejects (it can only be cancelled, which cancels every input). Progress is the inputs'
+    /// bytes added up when they report bytes, otherwise how many inputs have settled, out of how
+    /// many.
     public static func allSettled<Element>(
         _ promises: [Promise<Element>]
     ) -> Promise<[Result<Element, any Error>]> where Value == [Result<Element, any Error>] {
         guard !promises.isEmpty else { return Promise(value: []) }
         let combined = Promise(upstream: PromiseGroup(promises))
-        let tally = Locked(Tally<Result<Element, any Error>>(count: promises.count))
+        let tally = Locked((outcomes: Tally<Result<Element, any Error>>(count: promises.count), bytes: ProgressSum(count: promises.count)))
         for (index, promise) in promises.enumerated() {
             promise.subscribe { event in
-                guard case .settled(let outcome) = event else { return }
-                let result = Promise<Element>.result(of: outcome)
-                let (done, outcomes) = tally.withLock { $0.record(result, at: index) }
-                combined.report(PromiseProgress(completed: Int64(done), total: Int64(promises.count)), onlyForward: true)
-                if let outcomes { combined.settle(.success(outcomes)) }
+                switch event {
+                case .progress(let progress):
+                    if let sum = tally.withLock({ $0.bytes.record(progress, at: index) }) { combined.report(sum, onlyForward: true) }
+                case .settled(let outcome):
+                    let result = Promise<Element>.result(of: outcome)
+                    let (progress, outcomes) = tally.withLock { tally in
+                        let (done, outcomes) = tally.outcomes.record(result, at: index)
+                        let bytes = tally.bytes.complete(at: index)
+                        return (bytes ?? PromiseProgress(completed: Int64(done), total: Int64(promises.count)), outcomes)
+                    }
+                    combined.report(progress, onlyForward: true)
+                    if let outcomes { combined.settle(.success(outcomes)) }
+                }
             }
         }
         return combined

@@ -73,7 +73,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         guard let exchange = exchange(for: task) else { return }
         let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : exchange.bodyLength
-        exchange.progress(PromiseProgress(completed: totalBytesSent, total: total))
+        exchange.progress(PromiseProgress(completed: totalBytesSent, total: total, kind: .bytesSent))
     }
 
     // Deliberately no `didReceive response:completionHandler:`: URLSession pauses the transfer
@@ -97,7 +97,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         // Most responses arrive in one piece: keep it as it is rather than copy it.
         if exchange.received.isEmpty { exchange.received = data } else { exchange.received.append(data) }
         guard exchange.reportsEachChunk else { return }
-        exchange.progress(PromiseProgress(completed: Int64(exchange.received.count), total: expected >= 0 ? expected : nil))
+        exchange.progress(PromiseProgress(completed: Int64(exchange.received.count), total: expected >= 0 ? expected : nil, kind: .bytesReceived))
     }
 
     /// Follows no redirect: the 3xx is the task's response, and the client decides what comes
@@ -178,7 +178,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             return task.cancel()
         }
         guard exchange.reportsEachChunk else { return }
-        exchange.progress(PromiseProgress(completed: exchange.download?.written ?? 0, total: expected >= 0 ? expected : nil))
+        exchange.progress(PromiseProgress(completed: exchange.download?.written ?? 0, total: expected >= 0 ? expected : nil, kind: .bytesReceived))
     }
 
     /// An empty temporary file: the body of a successful download that sent no bytes.

@@ -153,7 +153,7 @@ private final class Transfer: PromiseControl {
         ) { [self] result in
             if !reportsEachChunk, case .success(let response) = result {
                 let received = Int64(response.body.count)
-                promise.report(PromiseProgress(completed: received, total: received))
+                promise.report(PromiseProgress(completed: received, total: received, kind: .bytesReceived))
             }
             finish(result)
         }
