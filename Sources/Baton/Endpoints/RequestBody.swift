@@ -51,6 +51,22 @@ public struct RequestBody: Sendable {
         RequestBody(storage: .multipart(form))
     }
 
+    /// The body's length in bytes when it is known without encoding it: none, bytes, a file, a
+    /// form of fields, or a multipart form whose files can be read. `nil` for JSON.
+    var knownLength: Int64? {
+        switch storage {
+        case .none: return 0
+        case .data(let data, _): return Int64(data.count)
+        case .file(let url, _): return try? MultipartEncoder.readableSize(of: url)
+        case .multipart(let form): return try? MultipartEncoder(form: form).size()
+        case .json: return nil
+        case .form: return (try? encoded(with: JSONEncoder())).map { encoded in
+            if case .bytes(let data, _) = encoded { return Int64(data.count) }
+            return 0
+        }
+        }
+    }
+
     /// A body ready to send: bytes, a file, or a form to write to a temporary file first.
     enum Encoded {
         case bytes(Data, contentType: String)
