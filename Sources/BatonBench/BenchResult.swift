@@ -24,15 +24,18 @@ struct BenchResult: Sendable {
     var ratio: Double { pairedRatio ?? (baseline == 0 ? .nan : value / baseline) }
 }
 
-/// A target on a ratio: `atMost` for costs (time, bytes), `atLeast` for rates.
+/// A target: on the ratio, `atMost` for costs (time, bytes) and `atLeast` for rates; or, for a
+/// figure that has a limit of its own (memory growth in MiB), `valueAtMost`.
 enum Target: Sendable {
     case atMost(Double)
     case atLeast(Double)
+    case valueAtMost(Double, unit: String)
 
-    func isMet(by ratio: Double) -> Bool {
+    func isMet(by result: BenchResult) -> Bool {
         switch self {
-        case .atMost(let limit): return ratio <= limit
-        case .atLeast(let limit): return ratio >= limit
+        case .atMost(let limit): return result.ratio <= limit
+        case .atLeast(let limit): return result.ratio >= limit
+        case .valueAtMost(let limit, _): return result.value <= limit
         }
     }
 
@@ -40,6 +43,7 @@ enum Target: Sendable {
         switch self {
         case .atMost(let limit): return "<= \(Report.ratio(limit))"
         case .atLeast(let limit): return ">= \(Report.ratio(limit))"
+        case .valueAtMost(let limit, let unit): return "<= \(Report.figure(limit, unit))"
         }
     }
 }

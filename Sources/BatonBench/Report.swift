@@ -6,7 +6,7 @@ enum Report {
         print("")
         print(pad("suite \(suite)", 40) + pad("baton", 14) + pad("baseline", 26) + pad("ratio", 9) + "target")
         for result in results {
-            let target = result.target.map { "\($0.label) \($0.isMet(by: result.ratio) ? "met" : "MISSED")" } ?? ""
+            let target = result.target.map { "\($0.label) \($0.isMet(by: result) ? "met" : "MISSED")" } ?? ""
             print(
                 pad(result.label, 40)
                     + pad(figure(result.value, result.unit), 14)

@@ -3,14 +3,16 @@ import Foundation
 // baton-bench [SUITE ...] [--quick] [--json]
 //
 // Measures Baton against baselines run in the same process, and prints each figure with its
-// ratio (Baton / baseline). Suites: promise, server, client, auth; with none named, runs them all.
+// ratio (Baton / baseline). Suites: promise, server, client, auth, upload; with none named, runs them all.
 // `--quick` uses small counts (a smoke run for CI); `--json` prints one JSON array of
 // {"name", "value", "unit", "baseline", "ratio"} objects instead of tables.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// The transfer suite's server, run in a child process of this executable.
+if arguments.first == "--serve-demo" { ChildServer.serve(maxBodyBytes: Int(arguments.dropFirst().first ?? "") ?? 64 << 20) }
 let quick = arguments.contains("--quick")
 let json = arguments.contains("--json")
-let knownSuites = ["promise", "server", "client", "auth"]
+let knownSuites = ["promise", "server", "client", "auth", "upload"]
 let unknownFlags = arguments.filter { $0.hasPrefix("--") && !["--quick", "--json"].contains($0) }
 let named = arguments.filter { !$0.hasPrefix("--") }
 let unknownSuites = named.filter { !knownSuites.contains($0) }
@@ -32,6 +34,7 @@ for suite in suites {
         case "server": results = try ServerSuite.run(quick: quick)
         case "client": results = try ClientSuite.run(quick: quick)
         case "auth": results = try AuthSuite.run(quick: quick)
+        case "upload": results = try TransferSuite.run(quick: quick)
         default: results = []
         }
     } catch {

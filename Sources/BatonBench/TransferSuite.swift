@@ -1,0 +1,172 @@
+import Baton
+import BatonLocking
+import DemoServer
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `baton-bench upload`: a large photo uploaded as one multipart part streamed from its file, and
+/// downloaded back to a file, through Baton and through URLSession by hand, against one
+/// DemoServer over loopback, in a child process so that its memory is not the client's. For each: the throughput ratio (Baton / URLSession, so above 1 is
+/// faster) and how far the process's peak resident memory rose above where it stood before
+/// (Linux's `VmHWM`, reset before each side through `/proc/self/clear_refs`).
+///
+/// The raw upload sends a body file of the same multipart layout, built beforehand, with
+/// `uploadTask(with:fromFile:)`; Baton builds its body file as part of the call, as a user's call
+/// would. The raw download is a `downloadTask`, which writes to a file too.
+enum TransferSuite {
+    struct Photo: Decodable, Sendable { var id: Int; var bytes: Int }
+
+    static func run(quick: Bool) throws -> [BenchResult] {
+        let size = quick ? 32 << 20 : 256 << 20
+        let server = try ChildServer(maxBodyBytes: size + (1 << 20))
+        defer { server.stop() }
+        let folder = FileManager.default.temporaryDirectory.appending(path: "baton-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = folder.appending(path: "photo.jpg")
+        try writePattern(size: size, to: photo)
+
+        let token = try wait(for: Client(baseURL: server.baseURL).send(
+            Request<Token>(.post, "tokens", body: .form([("grant_type", "password"), ("username", "demo"), ("password", "demo")]))
+        )).token
+        let client = Client(baseURL: server.baseURL) { $0.headers["Authorization"] = "Bearer \(token)" }
+        _ = try wait(for: client.send(Request<Review>(.post, "facilities/1/reviews", body: .json(NewReview(content: "bench", rating: 5)))))
+
+        // Upload: the raw side's body file is built first, outside the timing.
+        var form = MultipartForm()
+        form.append(fileAt: photo, name: "photo", contentType: "image/jpeg")
+        let rawBody = folder.appending(path: "body.multipart")
+        try buildBody(of: photo, boundary: "BenchBoundary7MA4YWxkTrZu0gW", to: rawBody)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let photosURL = server.baseURL.appending(path: "reviews/1/photos")
+
+        let (rawUpload, rawUploadGrowth) = try measured {
+            var request = URLRequest(url: photosURL)
+            request.httpMethod = "POST"
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            request.setValue("multipart/form-data; boundary=BenchBoundary7MA4YWxkTrZu0gW", forHTTPHeaderField: "Content-Type")
+            try waitForTask { done in session.uploadTask(with: request, fromFile: rawBody) { _, response, error in done(response, error) } }
+        }
+        let (batonUpload, batonUploadGrowth) = try measured {
+            let stored = try wait(for: client.send(Request<Photo>(.post, "reviews/1/photos", body: .multipart(form))))
+            guard stored.bytes == size else { throw BenchFailure("the server stored \(stored.bytes) bytes of \(size)") }
+        }
+
+        // Download: the photo just stored, to a file.
+        let photoURL = server.baseURL.appending(path: "photos/1")
+        let (rawDownload, rawDownloadGrowth) = try measured {
+            var request = URLRequest(url: photoURL)
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            try waitForTask { done in session.downloadTask(with: request) { _, response, error in done(response, error) } }
+        }
+        let destination = folder.appending(path: "downloaded.jpg")
+        let (batonDownload, batonDownloadGrowth) = try measured {
+            _ = try wait(for: client.download(Request<Data>(.get, "photos/1"), to: destination))
+        }
+
+        let mib = Double(size) / Double(1 << 20)
+        return [
+            BenchResult(
+                name: "upload.multipart", label: "\(Int(mib)) MiB photo uploaded, multipart",
+                value: mib / batonUpload, unit: "MiB/s", baseline: mib / rawUpload, baselineLabel: "URLSession", target: .atLeast(0.9)
+            ),
+            BenchResult(
+                name: "upload.rss_growth_mib", label: "  peak memory growth while uploading",
+                value: batonUploadGrowth, unit: "MiB", baseline: rawUploadGrowth, baselineLabel: "URLSession",
+                target: .valueAtMost(64, unit: "MiB")
+            ),
+            BenchResult(
+                name: "download.file", label: "\(Int(mib)) MiB photo downloaded to a file",
+                value: mib / batonDownload, unit: "MiB/s", baseline: mib / rawDownload, baselineLabel: "URLSession", target: .atLeast(0.9)
+            ),
+            BenchResult(
+                name: "download.rss_growth_mib", label: "  peak memory growth while downloading",
+                value: batonDownloadGrowth, unit: "MiB", baseline: rawDownloadGrowth, baselineLabel: "URLSession",
+                target: .valueAtMost(64, unit: "MiB")
+            ),
+        ]
+    }
+
+    private struct Token: Decodable, Sendable { var token: String }
+    private struct Review: Decodable, Sendable { var id: Int }
+    private struct NewReview: Encodable, Sendable { var content: String; var rating: Int }
+    private struct BenchFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Runs `body` once; returns its seconds and how many MiB the peak resident memory rose.
+    private static func measured(_ body: () throws -> Void) throws -> (Double, Double) {
+        resetPeakResident()
+        let before = peakResidentBytes() ?? 0
+        let start = ContinuousClock.now
+        try body()
+        let elapsed = ContinuousClock.now - start
+        let growth = Double(max(0, (peakResidentBytes() ?? 0) - before)) / Double(1 << 20)
+        let (seconds, attoseconds) = elapsed.components
+        return (Double(seconds) + Double(attoseconds) / 1e18, growth)
+    }
+
+    /// The process's peak resident memory (`VmHWM`), in bytes; `nil` off Linux.
+    private static func peakResidentBytes() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kib * 1024
+    }
+
+    /// Starts the peak over from the current resident memory (Linux 4.0 and later).
+    private static func resetPeakResident() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    /// A file of `size` bytes of a fixed pattern, written a MiB at a time.
+    private static func writePattern(size: Int, to url: URL) throws {
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        let chunk = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) })
+        for _ in 0..<(size >> 20) { try handle.write(contentsOf: chunk) }
+    }
+
+    /// The multipart body of one `photo` part holding `file`, written to `destination`.
+    private static func buildBody(of file: URL, boundary: String, to destination: URL) throws {
+        _ = FileManager.default.createFile(atPath: destination.path, contents: nil)
+        let output = try FileHandle(forWritingTo: destination)
+        defer { try? output.close() }
+        try output.write(contentsOf: Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"photo.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8))
+        let input = try FileHandle(forReadingFrom: file)
+        defer { try? input.close() }
+        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
+        try output.write(contentsOf: Data("\r\n--\(boundary)--\r\n".utf8))
+    }
+
+    /// Waits for a promise on this thread.
+    private static func wait<T: Sendable>(for promise: Promise<T>) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<Result<T, any Error>?>(nil)
+        promise.then { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0! }.get()
+    }
+
+    /// Starts the task `make` returns and waits for its completion handler; fails unless it answered 2xx.
+    private static func waitForTask(_ make: (@escaping @Sendable (URLResponse?, (any Error)?) -> Void) -> URLSessionTask) throws {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<String?>(nil)
+        make { response, error in
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            if let error { outcome.withLock { $0 = "\(error)" } } else if !(200..<300).contains(status) { outcome.withLock { $0 = "status \(status)" } }
+            done.signal()
+        }.resume()
+        done.wait()
+        if let failure = outcome.value { throw BenchFailure("URLSession: \(failure)") }
+    }
+}
