@@ -33,7 +33,7 @@ final class PhotoUploadTests: ServerTestCase {
         body.addFile(filename: "night.jpg", contentType: "image/jpeg", data: image)
         let reply = try await upload(body)
         XCTAssertEqual(reply.status, 201)
-        XCTAssertEqual(reply.text, #"{"id":1,"review_id":1,"url":"/photos/1","bytes":100000,"sha256":"\#(SHA256.hexDigest(of: image))"}"#)
+        XCTAssertEqual(reply.text, #"{"id":1,"review_id":1,"url":"/photos/1","filename":"night.jpg","bytes":100000,"sha256":"\#(SHA256.hexDigest(of: image))"}"#)
         XCTAssertEqual(reply.headers["location"], "/photos/1")
 
         let photo = try await send("GET", "/photos/1", token: token)
@@ -68,6 +68,15 @@ final class PhotoUploadTests: ServerTestCase {
                                    body: body.closed, token: token)
         XCTAssertEqual(reply.status, 201, reply.text)
         XCTAssertEqual(reply.object["bytes"] as? Int, 3)
+        XCTAssertEqual(reply.object["filename"] as? String, "写.jpg")
+    }
+
+    func test_percentEscapedQuotesAndLineBreaksInAFilename_areReportedDecoded_andNothingElseIs() async throws {
+        var body = MultipartBody()
+        body.addFile(filename: "a%22b%0D%0ac 100% %41.jpg", data: [0xff, 0xd8, 0xff])
+        let reply = try await upload(body)
+        XCTAssertEqual(reply.status, 201, reply.text)
+        XCTAssertEqual(reply.object["filename"] as? String, "a\"b\r\nc 100% %41.jpg")
     }
 
     func test_fileBytesContainingTheBoundaryAsAPrefix_arriveIntact() async throws {

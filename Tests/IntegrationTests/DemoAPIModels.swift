@@ -42,13 +42,14 @@ struct Photo: Decodable, Equatable, Sendable {
     var id: Int
     var reviewID: Int
     var url: String
+    var filename: String
     var bytes: Int
     var sha256: String
 
     enum CodingKeys: String, CodingKey {
         case id
         case reviewID = "review_id"
-        case url, bytes, sha256
+        case url, filename, bytes, sha256
     }
 }
 

@@ -35,7 +35,7 @@ final class ProgressIntegrationTests: IntegrationTestCase {
     func test_uploadedPhoto_arrivesByteForByte() async throws {
         let photo = try await uploadImage()
 
-        XCTAssertEqual(photo, Photo(id: 1, reviewID: 1, url: "/photos/1", bytes: Self.imageSize, sha256: Fixtures.sha256Hex(image)))
+        XCTAssertEqual(photo, Photo(id: 1, reviewID: 1, url: "/photos/1", filename: "photo.jpg", bytes: Self.imageSize, sha256: Fixtures.sha256Hex(image)))
     }
 
     func test_upload_reportsBytesSentUpToTheBodysLength() async throws {
@@ -57,7 +57,7 @@ final class ProgressIntegrationTests: IntegrationTestCase {
 
         _ = try await uploadImage { progress in reported.withLock { $0.append(progress) } }
 
-        let answer = #"{"id":1,"review_id":1,"url":"/photos/1","bytes":1048576,"sha256":"\#(Fixtures.sha256Hex(image))"}"#
+        let answer = #"{"id":1,"review_id":1,"url":"/photos/1","filename":"photo.jpg","bytes":1048576,"sha256":"\#(Fixtures.sha256Hex(image))"}"#
         let answerLength = Int64(answer.utf8.count)
         let all = reported.value
         let lastSent = all.lastIndex { $0.total == bodyLength }

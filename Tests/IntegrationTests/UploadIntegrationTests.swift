@@ -37,15 +37,20 @@ final class UploadIntegrationTests: IntegrationTestCase {
     func test_threePhotosInParallel_arriveByteForByte() async throws {
         let review = try await client.send(Reviews.post(facilityID: 1, content: "三枚", rating: 4)).value
         let images = (1...3).map { Multipart.imageBytes(count: 200_000 * $0) }
+        // Held until `all` follows them: an upload finished before it would count with no size.
+        let release = DispatchSemaphore(value: 0)
+        let held = makeClient { $0.adapters = [HeldAdapter(release: release)] }
         let uploads = images.enumerated().map { index, bytes in
             var form = MultipartForm()
             form.append("写真 \(index)", name: "caption")
             form.append(bytes, name: "photo", filename: "photo\(index).jpg", contentType: "image/jpeg")
-            return upload(form, to: review.id)
+            return upload(form, to: review.id, through: held)
         }
 
         let reported = Locked<[PromiseProgress]>([])
-        let photos = try await Promise.all(uploads).progress { progress in reported.withLock { $0.append(progress) } }.value
+        let all = Promise.all(uploads).progress { progress in reported.withLock { $0.append(progress) } }
+        for _ in uploads { release.signal() }
+        let photos = try await all.value
 
         XCTAssertEqual(photos.map(\.sha256), images.map(Fixtures.sha256Hex))
         XCTAssertEqual(photos.map(\.bytes), images.map(\.count))
@@ -53,7 +58,7 @@ final class UploadIntegrationTests: IntegrationTestCase {
         let progress = reported.value
         XCTAssertTrue(progress.allSatisfy { $0.kind == .bytesSent }, "\(progress)")
         XCTAssertTrue(zip(progress, progress.dropFirst()).allSatisfy { $0.completed < $1.completed }, "\(progress)")
-        let total = try XCTUnwrap(progress.last?.total)
+        let total = try XCTUnwrap(progress.last?.total, "\(progress)")
         XCTAssertGreaterThan(total, Int64(images.map(\.count).reduce(0, +)))
         XCTAssertEqual(progress.last?.completed, total)
     }
@@ -72,6 +77,25 @@ final class UploadIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(photo.sha256, Fixtures.sha256Hex(bytes))
         XCTAssertEqual(echo.bodySHA256, Fixtures.sha256Hex(bytes))
         XCTAssertEqual(echo.headers["content-type"], "image/jpeg")
+    }
+
+    func test_fileNamesWithQuotesLineBreaksAndJapanese_arriveIntact() async throws {
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "名前", rating: 3)).value
+        let names = [#"say "cheese".jpg"#, "two\r\nlines.jpg", "東京タワー 夜景.jpg", #"a"; name="forged.jpg"#, "100%.jpg"]
+        for name in names {
+            var form = MultipartForm()
+            form.append(Multipart.imageBytes(count: 1000), name: "photo", filename: name, contentType: "image/jpeg")
+            let photo = try await upload(form, to: review.id).value
+            XCTAssertEqual(photo.filename, name)
+        }
+
+        // A file whose own name needs escaping, named after it.
+        let file = folder.appending(path: "写真 \"1\"\n.jpg")
+        try Multipart.imageBytes(count: 1000).write(to: file)
+        var form = MultipartForm()
+        form.append(fileAt: file, name: "photo")
+        let photo = try await upload(form, to: review.id).value
+        XCTAssertEqual(photo.filename, "写真 \"1\"\n.jpg")
     }
 
     func test_aLargeForm_streamsFromATemporaryFile_withProgressUpToItsSize_andTheFileIsRemoved() async throws {

@@ -11,6 +11,11 @@ extension Promise {
     /// ``PromiseProgress``); otherwise how many inputs have fulfilled, out of how many. An empty
     /// array fulfils at once with `[]`.
     ///
+    /// Progress counts from the moment `all` is made: an input that had already settled, its
+    /// progress taken by no handler, counts as done with no size, and the total then stays
+    /// unknown. Make the inputs and combine them in one go, or, for requests, use
+    /// ``Client/sendEach(_:concurrency:)``, which knows every body's length before it starts.
+    ///
     /// ```swift
     /// let photos: Promise<[Photo]> = Promise.all(files.map { upload($0) })
     /// ```
@@ -47,7 +52,7 @@ extension Promise {
     /// Fulfils with each input's outcome, in input order, once every input has settled; never
     /// rejects (it can only be cancelled, which cancels every input). Progress is the inputs'
     /// bytes added up when they report bytes, otherwise how many inputs have settled, out of how
-    /// many.
+    /// many. As in ``all(_:)``, progress counts from the moment the combined promise is made.
     public static func allSettled<Element>(
         _ promises: [Promise<Element>]
     ) -> Promise<[Result<Element, any Error>]> where Value == [Result<Element, any Error>] {

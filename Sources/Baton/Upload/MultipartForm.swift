@@ -13,6 +13,8 @@ import Foundation
 /// - Names and file names are quoted, with `"`, CR and LF escaped as `%22`, `%0D` and `%0A` (as
 ///   browsers do, following the WHATWG form encoding), so no name can break out of its header or
 ///   forge another part. Other characters, Japanese file names included, are sent as UTF-8.
+///   A `%` is sent as it is, so a name that itself holds `%22` reads as a quote to a server that
+///   undoes these escapes, as a browser's would.
 /// - The boundary is random (128 bits), and checked not to occur in any part held in memory;
 ///   parts read from files are far too unlikely to contain it by chance.
 /// - A file part is read when the request is sent, not when it is appended. A file that is

@@ -25,7 +25,7 @@ extension DemoAPI {
             // The review may have gone (a reset) while the body was parsed.
             guard state.data.reviews[reviewID] != nil else { return nil }
             let photo = DemoData.Photo(
-                id: state.data.nextPhotoID, reviewID: reviewID, contentType: received.type,
+                id: state.data.nextPhotoID, reviewID: reviewID, contentType: received.type, filename: received.filename,
                 bytes: received.bytes, sha256: received.sha256
             )
             state.data.nextPhotoID += 1

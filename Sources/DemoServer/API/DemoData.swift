@@ -34,6 +34,8 @@ struct DemoData: Sendable {
         var id: Int
         var reviewID: Int
         var contentType: String
+        /// The file name the client gave the part, as sent back in `filename`.
+        var filename: String
         var bytes: [UInt8]
         var sha256: String
 
@@ -41,7 +43,7 @@ struct DemoData: Sendable {
 
         var json: JSONValue {
             .object([("id", .integer(id)), ("review_id", .integer(reviewID)), ("url", .string(url)),
-                     ("bytes", .integer(bytes.count)), ("sha256", .string(sha256))])
+                     ("filename", .string(filename)), ("bytes", .integer(bytes.count)), ("sha256", .string(sha256))])
         }
     }
 

@@ -19,10 +19,32 @@ struct PhotoUpload {
     private var current = Current.none
     private var sha256: String?
 
-    /// The finished photo: type, bytes and hex SHA-256; nil when no photo part came.
-    mutating func finishedPhoto() -> (type: String, bytes: [UInt8], sha256: String)? {
-        guard let photoType, let sha256 else { return nil }
-        return (photoType, photoBytes, sha256)
+    /// The finished photo: type, file name, bytes and hex SHA-256; nil when no photo part came.
+    mutating func finishedPhoto() -> (type: String, filename: String, bytes: [UInt8], sha256: String)? {
+        guard let photoType, let photoFilename, let sha256 else { return nil }
+        return (photoType, photoFilename, photoBytes, sha256)
+    }
+
+    /// A quoted file name with the escapes browsers and RFC 7578 §2 clients use for the three
+    /// characters a quoted string cannot carry raw: `%22` for `"`, `%0D` for CR, `%0A` for LF.
+    /// Nothing else is decoded, so `100%.jpg` stays as sent.
+    static func unescapedFilename(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "%", index + 2 < scalars.count {
+                let code = String(String.UnicodeScalarView(scalars[index + 1...index + 2])).uppercased()
+                if let escaped: Unicode.Scalar = ["22": "\"", "0D": "\r", "0A": "\n"][code] {
+                    result.append(escaped)
+                    index += 3
+                    continue
+                }
+            }
+            result.append(scalars[index])
+            index += 1
+        }
+        return String(result)
     }
 
     mutating func consume(_ event: MultipartParser.Event) throws(Failure) {
@@ -42,7 +64,7 @@ struct PhotoUpload {
                     throw Failure(message: "photo must be image/jpeg or image/png, not \(type)")
                 }
                 photoType = type
-                photoFilename = filename
+                photoFilename = Self.unescapedFilename(filename)
                 current = .photo
             case "caption":
                 current = .caption
