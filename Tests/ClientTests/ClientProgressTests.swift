@@ -40,7 +40,30 @@ final class ProgressClientTests: XCTestCase {
         transport.exchange(0).progress(PromiseProgress(completed: 40, total: 100))
         transport.exchange(0).fulfill(HTTPResponse(statusCode: 503))
         await fulfillment(of: [secondSent], timeout: 5)
-        XCTAssertEqual(seen.events, [PromiseProgress(completed: 40, total: 100), PromiseProgress(completed: 0)])
+        XCTAssertEqual(seen.events, [PromiseProgress(completed: 40, total: 100), PromiseProgress(completed: 0, kind: .bytesReceived)])
+        transport.exchange(1).fulfill(.json(Fixtures.orderJSON))
+        _ = try await promise.value
+    }
+
+    func test_aRetriedUpload_startsAgainFromZeroBytesSentOfItsBody() async throws {
+        let firstSent = expectation(description: "first attempt sent")
+        let secondSent = expectation(description: "second attempt sent")
+        let transport = ManualTransport { count in
+            if count == 1 { firstSent.fulfill() }
+            if count == 2 { secondSent.fulfill() }
+        }
+        let seen = Recorder<PromiseProgress>()
+        let body = Data(repeating: 7, count: 100)
+        let promise = makeClient(transport: transport, retriers: [fastRetryPolicy])
+            .send(Request<Order>(.put, "orders/1", body: .data(body, contentType: "image/jpeg")))
+        promise.progress { seen.append($0) }
+        await fulfillment(of: [firstSent], timeout: 5)
+        transport.exchange(0).progress(PromiseProgress(completed: 60, total: 100, kind: .bytesSent))
+        transport.exchange(0).fulfill(HTTPResponse(statusCode: 503))
+        await fulfillment(of: [secondSent], timeout: 5)
+        XCTAssertEqual(seen.events, [
+            PromiseProgress(completed: 60, total: 100, kind: .bytesSent), PromiseProgress(completed: 0, total: 100, kind: .bytesSent),
+        ])
         transport.exchange(1).fulfill(.json(Fixtures.orderJSON))
         _ = try await promise.value
     }

@@ -66,8 +66,12 @@ final class Call<E: Endpoint>: Sendable {
     /// Runs the adapters, if there are any, then sends.
     private func attempt(_ number: Int, _ prepared: PreparedRequest) {
         guard outcome.isPending else { return }
-        // A retry starts its progress again; the first attempt starts from nothing reported.
-        if number > 1 { outcome.report(PromiseProgress(completed: 0)) }
+        // A retry starts its progress again, visibly: zero of what it sends first. The first
+        // attempt starts from nothing reported.
+        if number > 1 {
+            let restart = prepared.body.map { PromiseProgress(completed: 0, total: $0.length, kind: .bytesSent) }
+            outcome.report(restart ?? PromiseProgress(completed: 0, total: nil, kind: .bytesReceived))
+        }
         let adapters = client.adapters
         // No adapter: no asynchronous hop and no promise for it.
         guard !adapters.isEmpty else { return send(prepared.urlRequest, attempt: number, prepared) }

@@ -22,7 +22,8 @@ import FoundationNetworking
 /// first that decides may ask for another. Monitors see every step.
 ///
 /// The promise's progress counts bytes: sent, while a request body is being sent, then received.
-/// Each attempt starts again from zero. Cancelling the promise cancels the request on the wire
+/// Each attempt starts again from zero: a retry first reports zero bytes sent of its body (zero
+/// bytes received when it has none), as monitors receive its `retrying` event. Cancelling the promise cancels the request on the wire
 /// (or the wait before a retry); the promise settles as cancelled at once.
 ///
 /// A client is safe to use from any number of threads at once.
