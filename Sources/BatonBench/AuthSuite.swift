@@ -50,7 +50,7 @@ enum AuthSuite {
         let authenticator = Authenticator(tokenURL: server.baseURL.appending(path: "tokens")) {
             $0.fields = TokenResponseFields(accessToken: "token")
         }
-        try wait(for: authenticator.logIn(username: "demo", password: "demo"))
+        _ = try value(of: authenticator.logIn(username: "demo", password: "demo"))
         let client = Client(baseURL: server.baseURL) { $0.interceptors = [authenticator] }
         if expired { server.expireAccessTokens() }
         let remaining = Locked(requests)
@@ -63,20 +63,7 @@ enum AuthSuite {
             }
         }
         finished.wait()
-        let elapsed = ContinuousClock.now - start
-        let (seconds, attoseconds) = elapsed.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-
-    private static func wait<T: Sendable>(for promise: Promise<T>) throws {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<Result<T, any Error>?>(nil)
-        promise.then { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        _ = try outcome.withLock { $0! }.get()
+        return Measure.seconds(ContinuousClock.now - start)
     }
 
     private static func fail(_ reason: String) {

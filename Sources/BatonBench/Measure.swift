@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Baton
+import BatonLocking
 import Dispatch
 import Foundation
 
@@ -13,6 +15,12 @@ enum Measure {
         let sorted = values.sorted()
         let middle = sorted.count / 2
         return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
+
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// Nanoseconds `body` takes, best of `runs` (the least disturbed run).
@@ -53,6 +61,18 @@ enum Measure {
         return nil
         #endif
     }
+}
+
+/// Waits on this thread for `promise` to settle; returns its value or throws its error.
+func value<T: Sendable>(of promise: Promise<T>) throws -> T {
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Locked<Result<T, any Error>?>(nil)
+    promise.then { result in
+        outcome.withLock { $0 = result }
+        done.signal()
+    }
+    done.wait()
+    return try outcome.withLock { $0! }.get()
 }
 
 /// Keeps the optimiser from discarding work whose result is otherwise unused.

@@ -29,11 +29,11 @@ enum TransferSuite {
         let photo = folder.appending(path: "photo.jpg")
         try writePattern(size: size, to: photo)
 
-        let token = try wait(for: Client(baseURL: server.baseURL).send(
+        let token = try value(of: Client(baseURL: server.baseURL).send(
             Request<Token>(.post, "tokens", body: .form([("grant_type", "password"), ("username", "demo"), ("password", "demo")]))
         )).token
         let client = Client(baseURL: server.baseURL) { $0.headers["Authorization"] = "Bearer \(token)" }
-        _ = try wait(for: client.send(Request<Review>(.post, "facilities/1/reviews", body: .json(NewReview(content: "bench", rating: 5)))))
+        _ = try value(of: client.send(Request<Review>(.post, "facilities/1/reviews", body: .json(NewReview(content: "bench", rating: 5)))))
 
         // Upload: the raw side's body file is built first, outside the timing.
         var form = MultipartForm()
@@ -52,7 +52,7 @@ enum TransferSuite {
             try waitForTask { done in session.uploadTask(with: request, fromFile: rawBody) { _, response, error in done(response, error) } }
         }
         let (batonUpload, batonUploadGrowth) = try measured {
-            let stored = try wait(for: client.send(Request<Photo>(.post, "reviews/1/photos", body: .multipart(form))))
+            let stored = try value(of: client.send(Request<Photo>(.post, "reviews/1/photos", body: .multipart(form))))
             guard stored.bytes == size else { throw BenchFailure("the server stored \(stored.bytes) bytes of \(size)") }
         }
 
@@ -65,7 +65,7 @@ enum TransferSuite {
         }
         let destination = folder.appending(path: "downloaded.jpg")
         let (batonDownload, batonDownloadGrowth) = try measured {
-            _ = try wait(for: client.download(Request<Data>(.get, "photos/1"), to: destination))
+            _ = try value(of: client.download(Request<Data>(.get, "photos/1"), to: destination))
         }
 
         let mib = Double(size) / Double(1 << 20)
@@ -105,10 +105,9 @@ enum TransferSuite {
         let before = peakResidentBytes() ?? 0
         let start = ContinuousClock.now
         try body()
-        let elapsed = ContinuousClock.now - start
+        let elapsed = Measure.seconds(ContinuousClock.now - start)
         let growth = Double(max(0, (peakResidentBytes() ?? 0) - before)) / Double(1 << 20)
-        let (seconds, attoseconds) = elapsed.components
-        return (Double(seconds) + Double(attoseconds) / 1e18, growth)
+        return (elapsed, growth)
     }
 
     /// The process's peak resident memory (`VmHWM`), in bytes; `nil` off Linux.
@@ -143,18 +142,6 @@ enum TransferSuite {
         defer { try? input.close() }
         while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
         try output.write(contentsOf: Data("\r\n--\(boundary)--\r\n".utf8))
-    }
-
-    /// Waits for a promise on this thread.
-    private static func wait<T: Sendable>(for promise: Promise<T>) throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<Result<T, any Error>?>(nil)
-        promise.then { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.withLock { $0! }.get()
     }
 
     /// Starts the task `make` returns and waits for its completion handler; fails unless it answered 2xx.

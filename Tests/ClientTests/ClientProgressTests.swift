@@ -24,9 +24,11 @@ final class ProgressClientTests: XCTestCase {
         XCTAssertEqual(seen.events, [PromiseProgress(completed: 40, total: 100), PromiseProgress(completed: 100, total: 100)])
     }
 
-    /// The retry reports zero before it reaches the transport, so the count is checked as soon as
-    /// the second request arrives.
-    func test_eachAttempt_startsProgressAgainFromZero() async throws {
+    /// The progress `request` reports through a first attempt that reports `first` and fails
+    /// with 503, up to the second attempt's arrival at the transport. The retry reports zero
+    /// before it reaches the transport, so the list is complete as soon as the second request
+    /// arrives.
+    private func progressAcrossARetry(of request: Request<Order>, first: PromiseProgress) async throws -> [PromiseProgress] {
         let firstSent = expectation(description: "first attempt sent")
         let secondSent = expectation(description: "second attempt sent")
         let transport = ManualTransport { count in
@@ -34,38 +36,29 @@ final class ProgressClientTests: XCTestCase {
             if count == 2 { secondSent.fulfill() }
         }
         let seen = Recorder<PromiseProgress>()
-        let promise = makeClient(transport: transport, retriers: [fastRetryPolicy]).send(Request<Order>(.get, "orders/1"))
+        let promise = makeClient(transport: transport, retriers: [fastRetryPolicy]).send(request)
         promise.progress { seen.append($0) }
         await fulfillment(of: [firstSent], timeout: 5)
-        transport.exchange(0).progress(PromiseProgress(completed: 40, total: 100))
+        transport.exchange(0).progress(first)
         transport.exchange(0).fulfill(HTTPResponse(statusCode: 503))
         await fulfillment(of: [secondSent], timeout: 5)
-        XCTAssertEqual(seen.events, [PromiseProgress(completed: 40, total: 100), PromiseProgress(completed: 0, kind: .bytesReceived)])
+        let events = seen.events
         transport.exchange(1).fulfill(.json(Fixtures.orderJSON))
         _ = try await promise.value
+        return events
+    }
+
+    func test_eachAttempt_startsProgressAgainFromZero() async throws {
+        let first = PromiseProgress(completed: 40, total: 100, kind: .bytesReceived)
+        let seen = try await progressAcrossARetry(of: Request<Order>(.get, "orders/1"), first: first)
+        XCTAssertEqual(seen, [first, PromiseProgress(completed: 0, kind: .bytesReceived)])
     }
 
     func test_aRetriedUpload_startsAgainFromZeroBytesSentOfItsBody() async throws {
-        let firstSent = expectation(description: "first attempt sent")
-        let secondSent = expectation(description: "second attempt sent")
-        let transport = ManualTransport { count in
-            if count == 1 { firstSent.fulfill() }
-            if count == 2 { secondSent.fulfill() }
-        }
-        let seen = Recorder<PromiseProgress>()
-        let body = Data(repeating: 7, count: 100)
-        let promise = makeClient(transport: transport, retriers: [fastRetryPolicy])
-            .send(Request<Order>(.put, "orders/1", body: .data(body, contentType: "image/jpeg")))
-        promise.progress { seen.append($0) }
-        await fulfillment(of: [firstSent], timeout: 5)
-        transport.exchange(0).progress(PromiseProgress(completed: 60, total: 100, kind: .bytesSent))
-        transport.exchange(0).fulfill(HTTPResponse(statusCode: 503))
-        await fulfillment(of: [secondSent], timeout: 5)
-        XCTAssertEqual(seen.events, [
-            PromiseProgress(completed: 60, total: 100, kind: .bytesSent), PromiseProgress(completed: 0, total: 100, kind: .bytesSent),
-        ])
-        transport.exchange(1).fulfill(.json(Fixtures.orderJSON))
-        _ = try await promise.value
+        let upload = Request<Order>(.put, "orders/1", body: .data(Data(repeating: 7, count: 100), contentType: "image/jpeg"))
+        let first = PromiseProgress(completed: 60, total: 100, kind: .bytesSent)
+        let seen = try await progressAcrossARetry(of: upload, first: first)
+        XCTAssertEqual(seen, [first, PromiseProgress(completed: 0, total: 100, kind: .bytesSent)])
     }
 
     func test_endpointsChoiceOfDownloadProgress_reachesTheTransport() async throws {

@@ -16,13 +16,21 @@ final class SpooledBody: Sendable {
     func write(_ form: MultipartForm, for request: RequestSummary) -> Promise<TransportBody> {
         Promise { _, fulfill, reject, _ in
             DispatchQueue.global().async { [self] in
+                let failure: MultipartEncoder.Failure?
                 do throws(MultipartEncoder.Failure) {
                     try MultipartEncoder(form: form).write(to: url)
-                    fulfill(.file(url))
+                    failure = nil
                 } catch {
-                    reject(APIError.invalidRequest(request, field: "body", reason: error.reason))
+                    failure = error
                 }
+                // Ended before the call can go on: a call that then ends at once (a stub's
+                // answer) finds both parts over and removes the file before its caller resumes.
                 end(\.writing)
+                if let failure {
+                    reject(APIError.invalidRequest(request, field: "body", reason: failure.reason))
+                } else {
+                    fulfill(.file(url))
+                }
             }
         }
     }

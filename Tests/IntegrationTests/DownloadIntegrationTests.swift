@@ -1,0 +1,85 @@
+import BatonLocking
+import Baton
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+import XCTest
+
+/// `Client.download(_:to:)` against DemoServer: bytes to a file in bounded memory, error answers,
+/// cancellation.
+final class DownloadIntegrationTests: FolderTestCase {
+    /// The temporary files of downloads Baton has not yet moved or removed.
+    private func partialFiles() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+            .filter { $0.hasPrefix("baton-download-") && $0.hasSuffix(".part") }
+    }
+
+    private func bigBody(_ bytes: Int) -> Request<Data> {
+        Request(.get, "health", headers: ["X-Demo-Fault": "body-bytes=\(bytes)"])
+    }
+
+    func test_aDownload_landsInTheFile_withProgressUpToItsSize_pastTheMemoryLimit() async throws {
+        let before = try partialFiles()
+        let destination = folder.appending(path: "body.json")
+        let client = makeClient { $0.maximumResponseSize = 1 << 20 }
+        let reported = Locked<[PromiseProgress]>([])
+
+        let file = try await client.download(bigBody(8 << 20), to: destination)
+            .progress { progress in reported.withLock { $0.append(progress) } }
+            .value
+
+        XCTAssertEqual(file, destination)
+        let attributes = try FileManager.default.attributesOfItem(atPath: destination.path)
+        XCTAssertEqual((attributes[.size] as? NSNumber)?.intValue, 8 << 20)
+        let completed = reported.value.map(\.completed)
+        XCTAssertGreaterThan(completed.count, 1)
+        XCTAssertTrue(zip(completed, completed.dropFirst()).allSatisfy { $0 <= $1 }, "\(completed)")
+        XCTAssertEqual(reported.value.last, PromiseProgress(completed: 8 << 20, total: 8 << 20, kind: .bytesReceived))
+        XCTAssertEqual(try partialFiles(), before)
+    }
+
+    func test_aDownload_replacesAnExistingFile() async throws {
+        let destination = folder.appending(path: "photo.bin")
+        try Data("old".utf8).write(to: destination)
+
+        _ = try await client.download(bigBody(1000), to: destination).value
+
+        XCTAssertEqual(try Data(contentsOf: destination).count, 1000)
+    }
+
+    func test_anErrorAnswer_neverReachesTheFile() async throws {
+        let before = try partialFiles()
+        let destination = folder.appending(path: "missing.jpg")
+
+        let error = await apiError(client.download(Request<Data>(.get, "photos/999"), to: destination))
+
+        XCTAssertEqual(error?.statusCode, 404)
+        XCTAssertEqual(error?.serverMessage, "not_found")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
+        XCTAssertEqual(try partialFiles(), before)
+    }
+
+    func test_cancellingADownload_leavesNoFile() async throws {
+        let before = try partialFiles()
+        let destination = folder.appending(path: "large.json")
+        let started = expectation(description: "bytes arrived")
+        started.assertForOverFulfill = false
+
+        let download = client.download(bigBody(64 << 20), to: destination)
+        download.progress { progress in if progress.completed > 0 { started.fulfill() } }
+        await fulfillment(of: [started], timeout: 30)
+        download.cancel()
+        _ = try? await download.value
+
+        XCTAssertEqual(download.state, .cancelled)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
+        // The transfer ends on the session's queue just after the cancel: wait for its cleanup.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try partialFiles() != before, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        XCTAssertEqual(try partialFiles(), before)
+    }
+}
+
+/// The source documents' flow: post a review, then upload its photos a few at a time, each photo's

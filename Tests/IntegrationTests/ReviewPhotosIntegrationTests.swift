@@ -1,0 +1,114 @@
+import BatonLocking
+import Baton
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+import XCTest
+
+/// outcome reported, the failed ones sent again later.
+final class ReviewPhotosIntegrationTests: IntegrationTestCase {
+    /// A photo upload to review `reviewID`: `bytes` as `photo<index>.jpg`, with `fault` if given.
+    private static func photo(_ bytes: Data, index: Int, to reviewID: Int, fault: String? = nil) -> Request<Photo> {
+        var form = MultipartForm()
+        form.append(bytes, name: "photo", filename: "photo\(index).jpg", contentType: "image/jpeg")
+        return Request(.post, "reviews/\(reviewID)/photos", headers: fault.map { ["X-Demo-Fault": $0] } ?? [:], body: .multipart(form))
+    }
+
+    func test_aFailedPhoto_leavesTheReviewAndTheOthers_andSucceedsWhenSentAgain() async throws {
+        let images = (0..<3).map { Multipart.imageBytes(count: 100_000 + $0) }
+        let reported = Locked<[PromiseProgress]>([])
+
+        let client = self.client!
+        let outcomes = try await client.send(Reviews.post(facilityID: 1, content: "写真三枚", rating: 5))
+            .success { review in
+                client.sendEach(images.enumerated().map { index, bytes in
+                    Self.photo(bytes, index: index, to: review.id, fault: index == 1 ? "status=500;times=1" : nil)
+                })
+            }
+            .progress { progress in reported.withLock { $0.append(progress) } }
+            .value
+
+        XCTAssertEqual(outcomes.map { $0.value?.sha256 }, [Fixtures.sha256Hex(images[0]), nil, Fixtures.sha256Hex(images[2])])
+        XCTAssertEqual((outcomes[1].error as? APIError)?.statusCode, 500)
+        let stored = try await stats().photosStored
+        XCTAssertEqual(stored, 2)
+        let review = try await client.send(Reviews.get(id: 1)).value
+        XCTAssertEqual(review.photos.count, 2)
+        // One bar for the batch (after the review's own few bytes): bytes sent, the three bodies'
+        // total known from its first report.
+        let batch = reported.value.filter { ($0.total ?? 0) > 300_000 }
+        XCTAssertEqual(Set(batch.compactMap(\.total)).count, 1, "\(reported.value)")
+        XCTAssertTrue(batch.allSatisfy { $0.kind == .bytesSent }, "\(reported.value)")
+
+        let again = try await client.sendEach(outcomes.filter { $0.error != nil }.map(\.endpoint)).value
+
+        XCTAssertEqual(again.map { $0.value?.sha256 }, [Fixtures.sha256Hex(images[1])])
+        let after = try await stats().photosStored
+        XCTAssertEqual(after, 3)
+    }
+
+    func test_atMostThreeRunAtOnce() async throws {
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "多い", rating: 4)).value
+        let release = DispatchSemaphore(value: 0)
+        // Each upload held in its adapter, so the batch's concurrency shows in how many started.
+        let started = Counter()
+        let held = makeClient { $0.adapters = [CountingHeldAdapter(started: started, release: release)] }
+        let batch = held.sendEach((0..<7).map { Self.photo(Multipart.imageBytes(count: 1000), index: $0, to: review.id) })
+
+        try await waitUntil { started.value == 3 }
+        for _ in 0..<7 { release.signal() }
+        let outcomes = try await batch.value
+
+        XCTAssertEqual(outcomes.filter { $0.value != nil }.count, 7)
+        XCTAssertEqual(started.value, 7)
+    }
+
+    func test_cancellingTheChainDuringUploads_stopsEveryTransfer_andStoresNoPhoto() async throws {
+        let images = (0..<3).map { _ in Multipart.imageBytes(count: 8_000_000) }
+        let sending = expectation(description: "bytes are on the wire")
+        sending.assertForOverFulfill = false
+
+        let client = self.client!
+        let chain = client.send(Reviews.post(facilityID: 1, content: "取り消し", rating: 3))
+            .success { review in
+                client.sendEach(images.enumerated().map { Self.photo($1, index: $0, to: review.id) })
+            }
+        chain.progress { progress in if progress.kind == .bytesSent, progress.completed > 0 { sending.fulfill() } }
+        await fulfillment(of: [sending], timeout: 30)
+        chain.cancel()
+
+        XCTAssertEqual(chain.state, .cancelled)
+        let stored = try await stats().photosStored
+        XCTAssertEqual(stored, 0)
+        let review = try await client.send(Reviews.get(id: 1)).value
+        XCTAssertEqual(review.photos, [])
+    }
+
+    /// Polls `condition` every 10 ms for at most 10 seconds (a hang guard).
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return XCTFail("the condition did not hold within 10 s") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
+
+/// Counts the attempts that reach it, then holds each until `release` is signalled.
+struct CountingHeldAdapter: RequestAdapter {
+    let started: Counter
+    let release: DispatchSemaphore
+
+    func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
+        _ = started.increment()
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                release.wait()
+                continuation.resume()
+            }
+        }
+        return request
+    }
+}
