@@ -62,6 +62,14 @@ final class MultipartFormTests: XCTestCase {
         XCTAssertFalse(Data("before --\(taken) after".utf8).contains(boundary: form.boundary))
     }
 
+    func test_description_namesThePartsAndTheirSizes_neverTheirContents() {
+        var form = MultipartForm()
+        form.append("hunter2", name: "password")
+        form.append(Data(count: 3), name: "photo", filename: "a.jpg", contentType: "image/jpeg")
+        form.append(fileAt: URL(fileURLWithPath: "/tmp/b.png"), name: "scan")
+        XCTAssertEqual(form.description, #"MultipartForm(password: 7 bytes; photo: "a.jpg", image/jpeg, 3 bytes; scan: "b.png", image/png, file)"#)
+    }
+
     func test_aFilePart_isReadWhenEncoded_withItsNameAndAGuessedType() throws {
         let file = folder.appending(path: "sunset.PNG")
         try Data("PNGDATA".utf8).write(to: file)

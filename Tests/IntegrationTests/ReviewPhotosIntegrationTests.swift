@@ -65,6 +65,28 @@ final class ReviewPhotosIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(started.value, 7)
     }
 
+    func test_theBatchsFirstProgress_isZeroOfItsTotal_beforeAnyByteIsSent() async throws {
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "最初", rating: 4)).value
+        let photos = (0..<3).map { Self.photo(Multipart.imageBytes(count: 50_000), index: $0, to: review.id) }
+        let reported = Locked<[PromiseProgress]>([])
+        // Held until the handler is added: progress is a latest-value stream, and a handler added
+        // after bytes went would see those first.
+        let release = DispatchSemaphore(value: 0)
+        let held = makeClient { $0.adapters = [HeldAdapter(release: release)] }
+
+        let batch = held.sendEach(photos).progress { progress in reported.withLock { $0.append(progress) } }
+        for _ in photos { release.signal() }
+        let outcomes = try await batch.value
+
+        XCTAssertEqual(outcomes.compactMap(\.value).count, 3)
+        // The three bodies: their bytes and each part's few header lines.
+        let total = try XCTUnwrap(reported.value.last?.total)
+        XCTAssertTrue((150_000...151_000).contains(total), "\(total)")
+        XCTAssertEqual(reported.value.first, PromiseProgress(completed: 0, total: total, kind: .bytesSent))
+        XCTAssertEqual(reported.value.last, PromiseProgress(completed: total, total: total, kind: .bytesSent))
+        XCTAssertEqual(outcomes[0].description, "succeeded: \(outcomes[0].value!)")
+    }
+
     func test_cancellingTheChainDuringUploads_stopsEveryTransfer_andStoresNoPhoto() async throws {
         let images = (0..<3).map { _ in Multipart.imageBytes(count: 8_000_000) }
         let sending = expectation(description: "bytes are on the wire")

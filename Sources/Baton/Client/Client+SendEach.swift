@@ -6,7 +6,8 @@ extension Client {
     /// the failed ones are in the outcomes, with their endpoints, to be sent again later.
     ///
     /// Progress is the bytes sent of all the calls together (their bodies' lengths known up front
-    /// where they can be: data, files, forms), so one bar follows the whole batch. Cancelling the
+    /// where they can be: data, files, forms), so one bar follows the whole batch; its first
+    /// report, before any byte is sent, is zero of that total. Cancelling the
     /// promise cancels every call running and starts no other.
     ///
     /// ```swift
@@ -59,6 +60,8 @@ private final class Batch<E: Endpoint>: PromiseControl {
     }
 
     func start() {
+        // A bar can show the batch's size before the first byte goes.
+        if let initial = state.withLock(annotating: self, { $0.bytes.current }) { promise.report(initial) }
         for _ in 0..<min(concurrency, endpoints.count) { launchNext() }
     }
 

@@ -16,3 +16,14 @@ public struct SendOutcome<E: Endpoint>: Sendable {
         return nil
     }
 }
+
+extension SendOutcome: CustomStringConvertible {
+    /// `succeeded: <value>` or `failed: <error>`; the endpoint is left out, as a failure's error
+    /// already names its request.
+    public var description: String {
+        switch result {
+        case .success(let value): return "succeeded: \(value)"
+        case .failure(let error): return "failed: \(error)"
+        }
+    }
+}

@@ -14,6 +14,9 @@ struct ProgressSum {
     /// Whether any input has reported bytes: the combined progress is then this sum, not a count.
     var countsBytes: Bool { latest.contains { $0 != nil } }
 
+    /// The sum so far, or `nil` if no input has reported bytes.
+    var current: PromiseProgress? { countsBytes ? sum : nil }
+
     /// Records input `index`'s report; returns the sum to report, or `nil` when the report does not
     /// count (not bytes, or bytes of another kind than the input is followed in).
     mutating func record(_ progress: PromiseProgress, at index: Int) -> PromiseProgress? {

@@ -71,17 +71,34 @@ public struct MultipartForm: Sendable {
     private mutating func add(_ part: Part) {
         parts.append(part)
         // A part in memory that happens to contain the boundary would end the body early: pick
-        // another boundary (with 128 random bits, this loop runs once in practice).
-        guard case .data = part.content else { return }
-        while parts.contains(where: { $0.contains(boundary: boundary) }) {
+        // another boundary, checked against every part (with 128 random bits, this never runs
+        // in practice, and the earlier parts are not scanned again on each append).
+        guard part.contains(boundary: boundary) else { return }
+        repeat {
             boundary = Self.randomBoundary()
-        }
+        } while parts.contains(where: { $0.contains(boundary: boundary) })
     }
 
     private static func randomBoundary() -> String {
         var generator = SystemRandomNumberGenerator()
         let digits = Array("0123456789abcdef")
         return "Baton-" + String((0..<32).map { _ in digits[Int(generator.next() % 16)] })
+    }
+}
+
+extension MultipartForm: CustomStringConvertible {
+    /// The parts' names, file names and sizes, never their contents (a form may carry a
+    /// password): `MultipartForm(caption: 12 bytes; photo: "a.jpg", image/jpeg, file)`.
+    public var description: String {
+        let parts = parts.map { part in
+            var details = [part.filename.map { "\"\($0)\"" }, part.contentType].compactMap { $0 }
+            switch part.content {
+            case .data(let data): details.append("\(data.count) bytes")
+            case .file: details.append("file")
+            }
+            return "\(part.name): \(details.joined(separator: ", "))"
+        }
+        return "MultipartForm(\(parts.joined(separator: "; ")))"
     }
 }
 
