@@ -65,10 +65,10 @@ public final class FileCredentialStore: CredentialStore {
         } catch {
             throw CredentialStoreError(.unwritable, url: url, reason: "cannot be written: its folder cannot be created (\(Self.reason(error)))")
         }
-        let temporary = folder.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        if let failure = Self.writeAtomically(data, to: temporary.path, replacing: url.path) {
-            unlink(temporary.path)
-            throw CredentialStoreError(.unwritable, url: url, reason: "cannot be written (\(failure))")
+        do {
+            try AtomicFile.write(data, to: url, flush: true)
+        } catch {
+            throw CredentialStoreError(.unwritable, url: url, reason: "cannot be written (\(error.reason))")
         }
     }
 
@@ -79,31 +79,6 @@ public final class FileCredentialStore: CredentialStore {
         guard unlink(url.path) == 0 || errno == ENOENT else {
             throw CredentialStoreError(.unwritable, url: url, reason: "cannot be deleted (\(String(cString: strerror(errno))))")
         }
-    }
-
-    /// Writes `data` to a new file at `temporary`, created with mode 0600 so that it is never
-    /// readable by others, flushes it to disk, then renames it to `destination`. Returns why it
-    /// failed, or `nil`.
-    private static func writeAtomically(_ data: Data, to temporary: String, replacing destination: String) -> String? {
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
-        var failure: String?
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        close(descriptor)
-        if failure == nil, rename(temporary, destination) != 0 { failure = String(cString: strerror(errno)) }
-        return failure
     }
 
     private static func reason(_ error: any Error) -> String {

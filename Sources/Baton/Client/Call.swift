@@ -9,22 +9,26 @@ import BatonLocking
 ///
 /// Each attempt subscribes to the transport's promise directly (no promise in between): a call
 /// costs one promise of its own plus one per attempt, which matters on the session's delegate
-/// queue, where every response of a client is handled one after another.
-final class Call<E: Endpoint>: Sendable {
+/// queue, where every response of a client is handled one after another. What the promise
+/// fulfils with is `Output`: the decoded value (``Client/send(_:)``), or the value with its
+/// response (``Client/answer(for:offline:)``).
+final class Call<E: Endpoint, Output: Sendable>: Sendable {
     private let client: Client
     private let endpoint: E
-    private let outcome = Promise<E.Response>(upstream: nil)
+    private let output: @Sendable (E.Response, HTTPResponse) -> Output
+    private let outcome = Promise<Output>(upstream: nil)
     private let startedAt = ContinuousClock.now
     /// The latest attempt, for retriers (its request as sent) and monitors (the count, and the
     /// response that fulfilled the call).
     private let latest = Lock(LatestAttempt())
 
-    init(client: Client, endpoint: E) {
+    init(client: Client, endpoint: E, output: @escaping @Sendable (E.Response, HTTPResponse) -> Output) {
         self.client = client
         self.endpoint = endpoint
+        self.output = output
     }
 
-    func start() -> Promise<E.Response> {
+    func start() -> Promise<Output> {
         do {
             let prepared = try client.builder.prepare(endpoint)
             client.emit(.started(prepared.summary))
@@ -152,7 +156,18 @@ final class Call<E: Endpoint>: Sendable {
                         defer { if let file = response.bodyFile { try? FileManager.default.removeItem(at: file) } }
                         try Validation.validate(response, for: endpoint, request: prepared.summary)
                         let value = try ResponseDecoding.decode(response, for: endpoint, request: prepared.summary, decoder: client.configuration.decoder)
-                        finish(.success(value), response: response)
+                        if let keeper = client.keeper, keeper.keeps(value) {
+                            // Written off the session's queue, which every response of the client waits for.
+                            return DispatchQueue.global().async { [self] in
+                                do {
+                                    try keeper.keep(value, from: response, for: prepared.summary, client: client)
+                                    finish(.success(output(value, response)), response: response)
+                                } catch {
+                                    finish(.failure(error), response: nil)
+                                }
+                            }
+                        }
+                        finish(.success(output(value, response)), response: response)
                     } catch {
                         failed(attempt: number, prepared, error: error)
                     }
@@ -222,7 +237,7 @@ final class Call<E: Endpoint>: Sendable {
             guard case .settled(let settled) = event else { return }
             let (attempts, response) = latest.withLock(annotating: self) { ($0.number, $0.response) }
             let duration = ContinuousClock.now - startedAt
-            switch Promise<E.Response>.result(of: settled) {
+            switch Promise<Output>.result(of: settled) {
             case .success:
                 if let response { client.emit(.succeeded(request, response: response, attempts: attempts, duration: duration)) }
             case .failure(let error):
@@ -233,7 +248,7 @@ final class Call<E: Endpoint>: Sendable {
     }
 
     /// Settles the call, unless it was cancelled first.
-    private func finish(_ result: Result<E.Response, any Error>, response: HTTPResponse?) {
+    private func finish(_ result: Result<Output, any Error>, response: HTTPResponse?) {
         // Only monitors read the response back (see `reportOutcome`).
         if let response, !client.configuration.monitors.isEmpty {
             latest.withLock(annotating: self) { $0.response = response }

@@ -39,6 +39,8 @@ public final class Client: Sendable {
     /// What is asked after a failed attempt, in order: the interceptors, the retriers, then the
     /// retry policy.
     let retriers: [any RequestRetrier]
+    /// What saves decoded entities and runs the response hooks; `nil` when there is neither.
+    let keeper: ResponseKeeper?
 
     /// Creates a client.
     ///
@@ -52,6 +54,7 @@ public final class Client: Sendable {
         self.adapters = configuration.adapters + configuration.interceptors.map { $0 as any RequestAdapter }
         self.retriers = configuration.interceptors.map { $0 as any RequestRetrier } + configuration.retriers
             + (configuration.retryPolicy.map { [$0 as any RequestRetrier] } ?? [])
+        self.keeper = ResponseKeeper(configuration: configuration)
         self.transport = transport ?? URLSessionTransport()
     }
 
@@ -69,7 +72,7 @@ public final class Client: Sendable {
     /// ``AuthenticationError``); it is cancelled by ``Promise/cancel()``, which stops the request
     /// on the wire.
     public func send<E: Endpoint>(_ endpoint: E) -> Promise<E.Response> {
-        Call(client: self, endpoint: endpoint).start()
+        Call(client: self, endpoint: endpoint) { value, _ in value }.start()
     }
 
     /// Tells every monitor of `event`; the event is not even made when there are none.

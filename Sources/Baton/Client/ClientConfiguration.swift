@@ -56,6 +56,18 @@ extension Client {
         /// this, whatever it sends. Default ``defaultMaximumResponseSize``.
         public var maximumResponseSize: Int = Configuration.defaultMaximumResponseSize
 
+        /// Where decoded ``StoredEntity`` values (and arrays of them) are saved, upserted by id,
+        /// before their call fulfils; also what ``Client/answer(for:offline:)`` answers from when
+        /// the network fails. `nil` (the default) saves nothing.
+        public var store: (any EntityStore)?
+        /// Whether a call whose entities could not be saved fails with the store's error. By
+        /// default (`false`) it fulfils with its value all the same, and monitors receive a
+        /// ``ClientEvent/Kind/storeFailed`` event: a full disk never loses a response.
+        public var failsCallsWhenStoreFails = false
+        /// Run after each successful call's value is decoded (and saved), before the call
+        /// fulfils, in this order: see ``ResponseHook``.
+        public var responseHooks: [any ResponseHook] = []
+
         /// The largest ``RequestBody/multipart(_:)`` body built in memory; a larger one is written to
         /// a temporary file, off the caller's thread, and uploaded from it. Default
         /// ``defaultMultipartMemoryThreshold``.

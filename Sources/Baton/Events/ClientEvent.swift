@@ -33,6 +33,13 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
         public static let succeeded = Kind(name: "succeeded")
         /// The call failed for good with ``ClientEvent/error``, a cancellation included.
         public static let failed = Kind(name: "failed")
+        /// The call's decoded entities could not be saved to the client's store:
+        /// ``ClientEvent/error`` says why. The call still fulfils unless
+        /// ``Client/Configuration/failsCallsWhenStoreFails`` is set.
+        public static let storeFailed = Kind(name: "storeFailed")
+        /// The call failed on the network (``ClientEvent/error``) and answered from the client's
+        /// store instead (see ``Client/answer(for:offline:)``).
+        public static let answeredFromStore = Kind(name: "answeredFromStore")
 
         /// The kind's name, as in `retrying`.
         public var description: String { name }
@@ -50,7 +57,8 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
     public let attempts: Int?
     /// What goes on the wire, for ``Kind/attemptStarted``.
     public let urlRequest: URLRequest?
-    /// The failure, for ``Kind/retrying`` (the attempt's) and ``Kind/failed`` (the call's).
+    /// The failure, for ``Kind/retrying`` (the attempt's), ``Kind/failed`` (the call's),
+    /// ``Kind/storeFailed`` (the store's) and ``Kind/answeredFromStore`` (the network's).
     public let error: (any Error)?
     /// How long the client waits before the next attempt, for ``Kind/retrying``.
     public let delay: Duration?
@@ -104,6 +112,16 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
     /// The event of a call to `request` having failed for good with `error` after `attempts` attempts and `duration`.
     public static func failed(_ request: RequestSummary, error: any Error, attempts: Int, duration: Duration) -> ClientEvent {
         ClientEvent(.failed, request, attempts: attempts, error: error, duration: duration)
+    }
+
+    /// The event of a call to `request` whose entities could not be saved, for `error`.
+    public static func storeFailed(_ request: RequestSummary, error: any Error) -> ClientEvent {
+        ClientEvent(.storeFailed, request, error: error)
+    }
+
+    /// The event of a call to `request` answered from the store after the network failed with `error`.
+    public static func answeredFromStore(_ request: RequestSummary, error: any Error) -> ClientEvent {
+        ClientEvent(.answeredFromStore, request, error: error)
     }
 
     /// The kind and the call, as in `failed: GET /orders/7`.

@@ -54,6 +54,10 @@ public struct LoggingMonitor: ClientMonitor {
             write("✓ \(request) \(status)in \(Self.milliseconds(event.duration ?? .zero)) ms (\(Self.plural(event.attempts ?? 1, "attempt")))")
         case .failed:
             write("✗ \(request) failed after \(Self.plural(event.attempts ?? 0, "attempt")): \(Self.text(of: event.error, redaction))")
+        case .storeFailed:
+            write("! \(request): not saved to the store: \(Self.text(of: event.error, redaction))")
+        case .answeredFromStore:
+            write("↺ \(request) answered from the store: \(Self.text(of: event.error, redaction))")
         default:
             write("· \(event)")
         }

@@ -1,0 +1,34 @@
+/// A call's decoded value together with where it came from: the response it was decoded from,
+/// or the client's store when the network failed (see ``Client/answer(for:offline:)``).
+///
+/// ```swift
+/// client.answer(for: Request<Book>(.get, "books/1"), offline: .stored(id: 1))
+///     .success { answer in
+///         show(answer.value, stale: answer.isFromStore)
+///         print(answer.response?.headers["ETag"] ?? "-")
+///     }
+/// ```
+public struct Answer<Value: Sendable>: Sendable {
+    /// The decoded value.
+    public let value: Value
+    /// The response the value was decoded from (status, headers, body); `nil` when the value
+    /// came from the store.
+    public let response: HTTPResponse?
+    /// The network's failure that made the call answer from the store; `nil` for a fresh answer.
+    public let networkError: (any Error)?
+
+    /// Whether the value came from the store rather than from the server just now.
+    public var isFromStore: Bool { response == nil }
+
+    init(value: Value, response: HTTPResponse) {
+        self.value = value
+        self.response = response
+        self.networkError = nil
+    }
+
+    init(stored value: Value, networkError: any Error) {
+        self.value = value
+        self.response = nil
+        self.networkError = networkError
+    }
+}

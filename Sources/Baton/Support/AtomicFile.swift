@@ -1,0 +1,79 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file reads and atomic writes with POSIX calls: what the file-backed stores share.
+enum AtomicFile {
+    /// Why a call failed: the system's `errno` and its message.
+    struct Failure: Error {
+        let code: Int32
+        var reason: String { String(cString: strerror(code)) }
+
+        init(_ code: Int32 = errno) { self.code = code }
+    }
+
+    /// Writes `data` to a new file beside `destination`, created with mode 0600 (never readable by
+    /// others, even for a moment), optionally flushes it to the disk, then renames it over
+    /// `destination`: a reader sees the old file or the new one, never a mix. The temporary file
+    /// is removed if anything fails.
+    static func write(_ data: Data, to destination: URL, flush: Bool) throws(Failure) {
+        let temporary = destination.deletingLastPathComponent()
+            .appending(path: ".\(destination.lastPathComponent).\(UUID().uuidString).tmp").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Failure() }
+        var failure: Failure?
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = Failure()
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, flush, fsync(descriptor) != 0 { failure = Failure() }
+        close(descriptor)
+        if failure == nil, rename(temporary, destination.path) != 0 { failure = Failure() }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// The bytes of the file at `url`, or `nil` if there is no such file.
+    static func read(_ url: URL) throws(Failure) -> Data? {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw Failure()
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        let expected = fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
+        var data = Data(count: max(expected, 0) + 1)
+        var length = 0
+        while true {
+            if length == data.count { data.count *= 2 }
+            let count = data.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + length, $0.count - length) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure()
+            }
+            if count == 0 { break }
+            length += count
+        }
+        data.count = length
+        return data
+    }
+
+    /// Removes the file at `url`; a file that is not there is not an error.
+    static func remove(_ url: URL) throws(Failure) {
+        guard unlink(url.path) == 0 || errno == ENOENT else { throw Failure() }
+    }
+}
