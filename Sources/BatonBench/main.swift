@@ -3,7 +3,8 @@ import Foundation
 // baton-bench [SUITE ...] [--quick] [--json]
 //
 // Measures Baton against baselines run in the same process, and prints each figure with its
-// ratio (Baton / baseline). Suites: promise, server, client, auth, upload; with none named, runs them all.
+// ratio (Baton / baseline). Suites: promise, server, client, auth, upload, store; with none named, runs
+// them all.
 // `--quick` uses small counts (a smoke run for CI); `--json` prints one JSON array of
 // {"name", "value", "unit", "baseline", "ratio"} objects instead of tables.
 
@@ -12,7 +13,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--serve-demo" { ChildServer.serve(maxBodyBytes: Int(arguments.dropFirst().first ?? "") ?? 64 << 20) }
 let quick = arguments.contains("--quick")
 let json = arguments.contains("--json")
-let knownSuites = ["promise", "server", "client", "auth", "upload"]
+let knownSuites = ["promise", "server", "client", "auth", "upload", "store"]
 let unknownFlags = arguments.filter { $0.hasPrefix("--") && !["--quick", "--json"].contains($0) }
 let named = arguments.filter { !$0.hasPrefix("--") }
 let unknownSuites = named.filter { !knownSuites.contains($0) }
@@ -35,6 +36,7 @@ for suite in suites {
         case "client": results = try ClientSuite.run(quick: quick)
         case "auth": results = try AuthSuite.run(quick: quick)
         case "upload": results = try TransferSuite.run(quick: quick)
+        case "store": results = try StoreSuite.run(quick: quick)
         default: results = []
         }
     } catch {

@@ -66,7 +66,7 @@ public final class FileCredentialStore: CredentialStore {
             throw CredentialStoreError(.unwritable, url: url, reason: "cannot be written: its folder cannot be created (\(Self.reason(error)))")
         }
         do {
-            try AtomicFile.write(data, to: url, flush: true)
+            try AtomicFile.write(data, to: url.path, flush: true)
         } catch {
             throw CredentialStoreError(.unwritable, url: url, reason: "cannot be written (\(error.reason))")
         }

@@ -19,9 +19,9 @@ enum AtomicFile {
     /// others, even for a moment), optionally flushes it to the disk, then renames it over
     /// `destination`: a reader sees the old file or the new one, never a mix. The temporary file
     /// is removed if anything fails.
-    static func write(_ data: Data, to destination: URL, flush: Bool) throws(Failure) {
-        let temporary = destination.deletingLastPathComponent()
-            .appending(path: ".\(destination.lastPathComponent).\(UUID().uuidString).tmp").path
+    static func write(_ data: Data, to destination: String, flush: Bool) throws(Failure) {
+        let slash = destination.lastIndex(of: "/").map { destination.index(after: $0) } ?? destination.startIndex
+        let temporary = "\(destination[..<slash]).\(destination[slash...]).\(UUID().uuidString).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure() }
         var failure: Failure?
@@ -39,16 +39,16 @@ enum AtomicFile {
         }
         if failure == nil, flush, fsync(descriptor) != 0 { failure = Failure() }
         close(descriptor)
-        if failure == nil, rename(temporary, destination.path) != 0 { failure = Failure() }
+        if failure == nil, rename(temporary, destination) != 0 { failure = Failure() }
         if let failure {
             unlink(temporary)
             throw failure
         }
     }
 
-    /// The bytes of the file at `url`, or `nil` if there is no such file.
-    static func read(_ url: URL) throws(Failure) -> Data? {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    /// The bytes of the file at `path`, or `nil` if there is no such file.
+    static func read(_ path: String) throws(Failure) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw Failure()
@@ -72,8 +72,8 @@ enum AtomicFile {
         return data
     }
 
-    /// Removes the file at `url`; a file that is not there is not an error.
-    static func remove(_ url: URL) throws(Failure) {
-        guard unlink(url.path) == 0 || errno == ENOENT else { throw Failure() }
+    /// Removes the file at `path`; a file that is not there is not an error.
+    static func remove(_ path: String) throws(Failure) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw Failure() }
     }
 }
