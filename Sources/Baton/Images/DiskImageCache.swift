@@ -1,0 +1,92 @@
+import BatonLocking
+import Foundation
+
+/// Images kept in a folder, a file per URL, up to a number of bytes (the files saved longest
+/// ago removed first). Each file starts with a line of JSON naming its URL and content type, so a file is
+/// only ever taken for the URL it was saved for.
+final class DiskImageCache: Sendable {
+    let folder: URL
+    let limit: Int
+    /// The folder's size as last measured plus what was saved since; `nil` until first measured.
+    private let total = Locked<Int?>(nil)
+
+    init(folder: URL, limit: Int) {
+        self.folder = folder
+        self.limit = limit
+    }
+
+    private struct Header: Codable {
+        var url: String
+        var contentType: String?
+    }
+
+    func image(for key: String) -> LoadedImage? {
+        guard let data = try? AtomicFile.read(file(for: key)),
+              let newline = data.firstIndex(of: UInt8(ascii: "\n")),
+              let header = try? JSONDecoder().decode(Header.self, from: data[..<newline]),
+              header.url == key
+        else { return nil }
+        return LoadedImage(data: Data(data[(newline + 1)...]), contentType: header.contentType)
+    }
+
+    /// Saves `image`; a failure only means the next load goes to the network.
+    func insert(_ image: LoadedImage, for key: String) {
+        guard image.data.count <= limit, var data = try? JSONEncoder().encode(Header(url: key, contentType: image.contentType)) else { return }
+        data.append(UInt8(ascii: "\n"))
+        data.append(image.data)
+        let path = file(for: key)
+        do {
+            try AtomicFile.write(data, to: path, flush: false)
+        } catch {
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            guard (try? AtomicFile.write(data, to: path, flush: false)) != nil else { return }
+        }
+        let over = total.withLock { total -> Bool in
+            total = (total ?? measured()) + data.count
+            return total! > limit
+        }
+        if over { trim() }
+    }
+
+    func removeAll() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".image") {
+            try? AtomicFile.remove(folder.appending(path: name).path)
+        }
+        total.withLock { $0 = 0 }
+    }
+
+    /// The bytes in the folder's image files.
+    private func measured() -> Int {
+        let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.fileSizeKey])) ?? []
+        return files.filter { $0.pathExtension == "image" }.reduce(0) { $0 + ((try? $1.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) }
+    }
+
+    /// Removes the files saved longest ago until the folder holds at most `limit` bytes.
+    private func trim() {
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
+        guard let files = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: keys) else { return }
+        var entries = files.filter { $0.pathExtension == "image" }.compactMap { file -> (URL, Int, Date)? in
+            guard let values = try? file.resourceValues(forKeys: Set(keys)) else { return nil }
+            return (file, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
+        }
+        var size = entries.reduce(0) { $0 + $1.1 }
+        entries.sort { $0.2 < $1.2 }
+        for (file, bytes, _) in entries where size > limit {
+            try? AtomicFile.remove(file.path)
+            size -= bytes
+        }
+        total.withLock { $0 = size }
+    }
+
+    /// The file for `key`: a 64-bit FNV-1a hash of it, in hexadecimal (the header tells
+    /// colliding URLs apart).
+    private func file(for key: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let name = String(hash, radix: 16)
+        return folder.appending(path: String(repeating: "0", count: 16 - name.count) + name + ".image").path
+    }
+}

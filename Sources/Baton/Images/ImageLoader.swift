@@ -1,0 +1,206 @@
+import BatonLocking
+import Dispatch
+import Foundation
+
+/// Loads images by URL string, with the states a view needs for its placeholders, a memory
+/// cache, an optional disk cache, and one request however many views ask for the same image.
+///
+/// ```swift
+/// let images = ImageLoader(client: client, diskCache: caches.appending(path: "images"))
+/// images.load(review.photos.first ?? "") { state in
+///     switch state {
+///     case .noImage: view.show(noImagePicture)
+///     case .loading: view.show(loadingPicture)
+///     case .loaded(let image): view.show(UIImage(data: image.data))
+///     case .failed: view.show(errorPicture)
+///     }
+/// }
+/// ```
+///
+/// - A URL string may be absolute (`https://cdn.example.com/a.jpg`) or a path on the client's
+///   server (`/photos/1`, or `photos/1` relative to its base URL). Images under the client's base
+///   URL, or on its origin, go through the client, with its adapters and authentication; images on
+///   other origins go through a plain client that sends none of the app's headers or tokens.
+/// - An empty string is ``ImageState/noImage`` at once, with no request. An image in memory is
+///   ``ImageState/loaded(_:)`` at once. Otherwise the state is ``ImageState/loading`` at once,
+///   then ``ImageState/loaded(_:)`` or ``ImageState/failed(_:)``. A cancelled load reports no
+///   further state.
+/// - Concurrent loads of one URL share one request (a ``SharedPromise``): cancelling one load
+///   leaves the request running for the others, and cancelling all of them cancels it.
+/// - The memory cache holds up to `memoryLimit` bytes (least recently used dropped first); the
+///   disk cache, if any, up to `diskLimit` bytes (files saved longest ago removed first). Only
+///   successful answers are cached.
+/// - Bytes are not decoded into a platform image: that is the app's part.
+public final class ImageLoader: Sendable {
+    /// The client that fetches images on its own server.
+    public let client: Client
+    private let memory: MemoryImageCache
+    private let disk: DiskImageCache?
+    private let loads = Locked<[String: SharedPromise<LoadedImage>]>([:])
+    /// Clients for other origins (or the client's origin outside its base URL), by origin.
+    private let originClients = Locked<[String: Client]>([:])
+
+    /// A loader fetching through `client`, caching up to `memoryLimit` bytes in memory (default
+    /// 32 MiB) and, when `diskCache` names a folder, up to `diskLimit` bytes there (default
+    /// 256 MiB).
+    public init(client: Client, memoryLimit: Int = 32 << 20, diskCache: URL? = nil, diskLimit: Int = 256 << 20) {
+        self.client = client
+        memory = MemoryImageCache(limit: memoryLimit)
+        disk = diskCache.map { DiskImageCache(folder: $0, limit: diskLimit) }
+    }
+
+    /// Loads the image at `urlString`, telling `onChange` each state, and returns a promise of its
+    /// bytes. For an empty string the promise rejects with ``ImageLoaderError`` of kind
+    /// ``ImageLoaderError/Kind/noImage`` (the state being ``ImageState/noImage``, not a failure).
+    /// Cancelling the promise cancels this load alone.
+    @discardableResult
+    public func load(_ urlString: String, onChange: (@Sendable (ImageState) -> Void)? = nil) -> Promise<LoadedImage> {
+        let text = urlString.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else {
+            onChange?(.noImage)
+            return Promise(error: ImageLoaderError(kind: .noImage, urlString: urlString))
+        }
+        guard let target = resolve(text) else {
+            let error = ImageLoaderError(kind: .invalidURL, urlString: urlString)
+            onChange?(.failed(error))
+            return Promise(error: error)
+        }
+        if let image = memory.image(for: target.key) {
+            onChange?(.loaded(image))
+            return Promise(value: image)
+        }
+        onChange?(.loading)
+        let load = shared(target).share()
+        if let onChange {
+            load.subscribe { event in
+                guard case .settled(let outcome) = event else { return }
+                switch Promise<LoadedImage>.result(of: outcome) {
+                case .success(let image): onChange(.loaded(image))
+                case .failure(let error) where !error.isCancellation: onChange(.failed(error))
+                case .failure: break
+                }
+            }
+        }
+        return load
+    }
+
+    /// The image for `urlString` if it is in memory, without loading anything.
+    public func cachedImage(for urlString: String) -> LoadedImage? {
+        resolve(urlString.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { memory.image(for: $0.key) }
+    }
+
+    /// Empties the memory cache and the disk cache.
+    public func removeAll() {
+        memory.removeAll()
+        disk?.removeAll()
+    }
+
+    // MARK: Loading
+
+    /// What to fetch for a URL string: the cache key (the absolute URL), the client, the request.
+    private struct Target: Sendable {
+        var key: String
+        var client: Client
+        var request: Request<Data>
+    }
+
+    /// The running load of `target`, or a new one, forgotten once it settles.
+    private func shared(_ target: Target) -> SharedPromise<LoadedImage> {
+        let (shared, started): (SharedPromise<LoadedImage>, Promise<LoadedImage>?) = loads.withLock { loads in
+            if let running = loads[target.key], !running.isCancelled { return (running, nil) }
+            let work = fetch(target)
+            let shared = SharedPromise(work)
+            loads[target.key] = shared
+            return (shared, work)
+        }
+        // Outside the lock: a load that already settled runs this handler at once.
+        started?.subscribe { [weak self] event in
+            guard case .settled = event else { return }
+            self?.loads.withLock { loads in
+                if loads[target.key] === shared { loads[target.key] = nil }
+            }
+        }
+        return shared
+    }
+
+    /// The image from the disk cache, or else from the network; in both caches by the time it
+    /// fulfils. Cancelling it before the disk has answered means no request is ever started.
+    private func fetch(_ target: Target) -> Promise<LoadedImage> {
+        let disk = self.disk
+        let memory = self.memory
+        return Promise { _, fulfill, reject, configure in
+            // The request, once made; `cancelled` once the load was cancelled before it was.
+            let request = Locked<(call: Promise<Answer<Data>>?, cancelled: Bool)>((nil, false))
+            configure.cancel = {
+                request.withLock { $0.cancelled = true; return $0.call }?.cancel()
+            }
+            DispatchQueue.global().async {
+                if let cached = disk?.image(for: target.key) {
+                    memory.insert(cached, for: target.key)
+                    return fulfill(cached)
+                }
+                let call: Promise<Answer<Data>>? = request.withLock { request in
+                    guard !request.cancelled else { return nil }
+                    request.call = target.client.answer(for: target.request)
+                    return request.call
+                }
+                guard let call else { return reject(CancellationError()) }
+                call.then { result in
+                    switch result {
+                    case .success(let answer):
+                        let image = LoadedImage(data: answer.value, contentType: answer.response?.value(forHeader: "Content-Type"))
+                        // Saved before the load fulfils, off the thread that delivered the response.
+                        DispatchQueue.global().async {
+                            disk?.insert(image, for: target.key)
+                            memory.insert(image, for: target.key)
+                            fulfill(image)
+                        }
+                    case .failure(let error):
+                        reject(error)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where `text` points: under the client's base URL, elsewhere on its origin, or on another
+    /// origin; `nil` when it is not an http or https URL or path.
+    private func resolve(_ text: String) -> Target? {
+        let base = client.configuration.baseURL
+        guard let url = URL(string: text, relativeTo: base)?.absoluteURL,
+              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty,
+              let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return nil }
+        let key = url.absoluteString
+        let baseText = base.absoluteString.hasSuffix("/") ? base.absoluteString : base.absoluteString + "/"
+        let query = components.queryItems ?? []
+        if key.hasPrefix(baseText) {
+            let relative = String(key.dropFirst(baseText.count)).split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+            return Target(key: key, client: client, request: Request(.get, EndpointPath(stringLiteral: relative), query: query))
+        }
+        let origin = "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")/"
+        let sameOrigin = base.scheme?.lowercased() == scheme && base.host == host && base.port == url.port
+        let client = originClient(origin, sameOrigin: sameOrigin)
+        return Target(key: key, client: client, request: Request(.get, EndpointPath(stringLiteral: components.percentEncodedPath), query: query))
+    }
+
+    /// A client rooted at `origin`: the app's client's settings on its own origin; a plain client,
+    /// sending none of the app's headers or credentials, on any other.
+    private func originClient(_ origin: String, sameOrigin: Bool) -> Client {
+        originClients.withLock { clients in
+            if let client = clients[origin] { return client }
+            let root = URL(string: origin)!
+            let made: Client
+            if sameOrigin {
+                var configuration = client.configuration
+                configuration.baseURL = root
+                made = Client(configuration: configuration, transport: client.transport)
+            } else {
+                made = Client(baseURL: root, transport: client.transport) { $0.maximumResponseSize = self.client.configuration.maximumResponseSize }
+            }
+            clients[origin] = made
+            return made
+        }
+    }
+}
