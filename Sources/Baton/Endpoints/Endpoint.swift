@@ -117,3 +117,13 @@ extension Endpoint where Response == Void {
     /// Ignores the body.
     public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws {}
 }
+
+extension Endpoint where Response == HTTPResponse {
+    /// Any content type: the response is handed back as it is.
+    public var acceptableContentTypes: [String] { ["*/*"] }
+
+    /// Returns the response itself: status, headers and body.
+    public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> HTTPResponse {
+        response
+    }
+}

@@ -106,3 +106,15 @@ extension Request where Response == Void {
                   acceptableContentTypes: ["*/*"]) { _, _ in }
     }
 }
+
+extension Request where Response == HTTPResponse {
+    /// A call whose response is the ``HTTPResponse`` itself (status, headers, body), of any
+    /// content type, validated by status only.
+    public init(
+        _ method: HTTPMethod = .get, _ path: EndpointPath, query: [URLQueryItem] = [],
+        headers: [String: String] = [:], body: RequestBody = .none
+    ) {
+        self.init(method: method, path: path, query: query, headers: headers, body: body,
+                  acceptableContentTypes: ["*/*"]) { response, _ in response }
+    }
+}

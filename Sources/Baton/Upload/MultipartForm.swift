@@ -47,6 +47,11 @@ public struct MultipartForm: Sendable {
         boundary = Self.randomBoundary()
     }
 
+    /// An empty form with `boundary`: a form rebuilt from a record keeps the one it was checked against.
+    init(boundary: String) {
+        self.boundary = boundary
+    }
+
     /// Appends a text field.
     public mutating func append(_ value: String, name: String) {
         add(Part(name: name, filename: nil, contentType: nil, content: .data(Data(value.utf8))))
@@ -68,7 +73,8 @@ public struct MultipartForm: Sendable {
     /// `multipart/form-data; boundary=...`: the body's `Content-Type`.
     public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
-    private mutating func add(_ part: Part) {
+    /// Appends a part as it is (an ``UploadQueue`` rebuilding a form it recorded).
+    mutating func add(_ part: Part) {
         parts.append(part)
         // A part in memory that happens to contain the boundary would end the body early: pick
         // another boundary, checked against every part (with 128 random bits, this never runs
