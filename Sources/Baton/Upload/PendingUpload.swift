@@ -24,6 +24,9 @@ public struct UploadOutcome: Sendable {
     /// The server's response, or why the upload failed (a cancellation included).
     public let result: Result<HTTPResponse, any Error>
 
+    /// The server's response, if the upload succeeded.
+    public var response: HTTPResponse? { try? result.get() }
+
     /// The error, if the upload failed; the upload then stays recorded.
     public var error: (any Error)? {
         if case .failure(let error) = result { return error }
