@@ -61,13 +61,22 @@ final class ImageLoaderIntegrationTests: FolderTestCase {
 
         let loads = (0..<50).map { _ in loader.load(photoURL) }
         loads.dropLast().forEach { $0.cancel() }
-        release.signal()
+        // One permit per load: however many requests were made, none waits forever.
+        for _ in loads { release.signal() }
         let last = try await loads.last!.value
 
         XCTAssertEqual(last.data, image)
         let requests = try await requestCount("GET /photos/:id")
         XCTAssertEqual(requests, 1)
         for cancelled in loads.dropLast() { XCTAssertEqual(cancelled.state, .cancelled) }
+
+        // Fifty more with an empty memory cache, none cancelled: one more request.
+        let fresh = ImageLoader(client: held)
+        let all = (0..<50).map { _ in fresh.load(photoURL) }
+        for _ in all { release.signal() }
+        for load in all { _ = try await load.value }
+        let after = try await requestCount("GET /photos/:id")
+        XCTAssertEqual(after, 2)
     }
 
     func test_cancellingEveryLoad_cancelsTheRequest_andALaterLoadStartsAnew() async throws {
@@ -77,9 +86,8 @@ final class ImageLoaderIntegrationTests: FolderTestCase {
 
         let loads = (0..<3).map { _ in loader.load(photoURL) }
         loads.forEach { $0.cancel() }
-        release.signal()
+        for _ in 0...loads.count { release.signal() }
         let again = loader.load(photoURL)
-        release.signal()
         let image = try await again.value
 
         XCTAssertEqual(image.data, self.image)
