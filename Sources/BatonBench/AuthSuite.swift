@@ -47,11 +47,11 @@ enum AuthSuite {
     /// Seconds from sending `requests` calls at once to the last one's answer, with a freshly
     /// logged-in authenticator whose token `expired` or not.
     private static func measure(_ server: DemoServer, requests: Int, expired: Bool) throws -> Double {
-        let authenticator = Authenticator(tokenURL: server.baseURL.appending(path: "tokens")) {
+        let authenticator = try Authenticator(tokenURL: server.baseURL.appending(path: "tokens")) {
             $0.fields = TokenResponseFields(accessToken: "token")
         }
         _ = try value(of: authenticator.logIn(username: "demo", password: "demo"))
-        let client = Client(baseURL: server.baseURL) { $0.interceptors = [authenticator] }
+        let client = try Client(baseURL: server.baseURL) { $0.interceptors = [authenticator] }
         if expired { server.expireAccessTokens() }
         let remaining = Locked(requests)
         let finished = DispatchSemaphore(value: 0)

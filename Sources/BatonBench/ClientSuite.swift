@@ -27,7 +27,7 @@ enum ClientSuite {
         let server = try DemoServer.start(configuration: DemoServer.Configuration(tokenLifetime: 3600))
         defer { server.stop() }
         let token = try login(baseURL: server.baseURL)
-        let baton = batonSide(server.baseURL, token: token)
+        let baton = try batonSide(server.baseURL, token: token)
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         let raw = rawSide(server.baseURL, token: token, session: session)
@@ -67,8 +67,8 @@ enum ClientSuite {
     }
 
     /// Measures `requests` calls at `concurrency` through Baton; returns calls per second.
-    private static func batonSide(_ baseURL: URL, token: String) -> (Int, Int) -> Double {
-        let client = Client(baseURL: baseURL) { configuration in
+    private static func batonSide(_ baseURL: URL, token: String) throws -> (Int, Int) -> Double {
+        let client = try Client(baseURL: baseURL) { configuration in
             configuration.headers["Authorization"] = "Bearer \(token)"
         }
         return { requests, concurrency in
@@ -116,7 +116,7 @@ enum ClientSuite {
 
     private static func login(baseURL: URL) throws -> String {
         struct Token: Decodable, Sendable { var token: String }
-        let client = Client(baseURL: baseURL)
+        let client = try Client(baseURL: baseURL)
         let login = Request<Token>(.post, "tokens", body: .form([("grant_type", "password"), ("username", "demo"), ("password", "demo")]))
         let semaphore = DispatchSemaphore(value: 0)
         let outcome = Locked<Result<Token, any Error>?>(nil)

@@ -29,10 +29,10 @@ enum TransferSuite {
         let photo = folder.appending(path: "photo.jpg")
         try writePattern(size: size, to: photo)
 
-        let token = try value(of: Client(baseURL: server.baseURL).send(
+        let token = try value(of: try Client(baseURL: server.baseURL).send(
             Request<Token>(.post, "tokens", body: .form([("grant_type", "password"), ("username", "demo"), ("password", "demo")]))
         )).token
-        let client = Client(baseURL: server.baseURL) { $0.headers["Authorization"] = "Bearer \(token)" }
+        let client = try Client(baseURL: server.baseURL) { $0.headers["Authorization"] = "Bearer \(token)" }
         _ = try value(of: client.send(Request<Review>(.post, "facilities/1/reviews", body: .json(NewReview(content: "bench", rating: 5)))))
 
         // Upload: the raw side's body file is built first, outside the timing.

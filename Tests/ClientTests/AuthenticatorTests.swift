@@ -63,9 +63,9 @@ final class AuthenticatorTests: XCTestCase {
 
     private func makeAuthenticator(
         saved: Credentials? = nil, configure: (inout Authenticator.Configuration) -> Void = { _ in }
-    ) -> Authenticator {
+    ) throws -> Authenticator {
         let events = self.events
-        return Authenticator(tokenURL: URL(string: "http://h/token")!) { configuration in
+        return try Authenticator(tokenURL: URL(string: "http://h/token")!) { configuration in
             configuration.transport = server.transport
             configuration.store = InMemoryCredentialStore(saved)
             configuration.onEvent = { events.append($0.kind) }
@@ -73,8 +73,8 @@ final class AuthenticatorTests: XCTestCase {
         }
     }
 
-    private func makeClient(_ authenticator: Authenticator, baseURL: String = "http://h/") -> Client {
-        Client(baseURL: URL(string: baseURL)!, transport: server.transport) { $0.interceptors = [authenticator] }
+    private func makeClient(_ authenticator: Authenticator, baseURL: String = "http://h/") throws -> Client {
+        try Client(baseURL: URL(string: baseURL)!, transport: server.transport) { $0.interceptors = [authenticator] }
     }
 
     private func order(_ client: Client) -> Promise<Order> {
@@ -96,7 +96,7 @@ final class AuthenticatorTests: XCTestCase {
     // MARK: Login and the token answer
 
     func test_logIn_postsThePasswordGrant_andReadsRFC6749Fields() async throws {
-        let authenticator = makeAuthenticator { $0.scope = "orders reviews" }
+        let authenticator = try makeAuthenticator { $0.scope = "orders reviews" }
         let credentials = try await authenticator.logIn(username: "me@example.com", password: "p&ss word").value
 
         XCTAssertEqual(credentials.accessToken, "access-1")
@@ -109,38 +109,38 @@ final class AuthenticatorTests: XCTestCase {
     }
 
     func test_clientAuthentication_basic_formEncodesTheIDAndSecretFirst() async throws {
-        let authenticator = makeAuthenticator { $0.clientAuthentication = .basic(clientID: "my app", secret: "s3:cr&t") }
+        let authenticator = try makeAuthenticator { $0.clientAuthentication = .basic(clientID: "my app", secret: "s3:cr&t") }
         _ = try await authenticator.logIn(username: "u", password: "p").value
         let header = server.state.withLock { $0.tokenRequests.first?.value(forHTTPHeaderField: "Authorization") }
         XCTAssertEqual(header, "Basic " + Data("my+app:s3%3Acr%26t".utf8).base64EncodedString())
     }
 
     func test_clientAuthentication_formBody_addsTheFields() async throws {
-        let authenticator = makeAuthenticator { $0.clientAuthentication = .formBody(clientID: "app", secret: "s") }
+        let authenticator = try makeAuthenticator { $0.clientAuthentication = .formBody(clientID: "app", secret: "s") }
         _ = try await authenticator.logIn(username: "u", password: "p").value
         XCTAssertEqual(server.state.withLock { $0.tokenBodies.first }, "grant_type=password&username=u&password=p&client_id=app&client_secret=s")
         XCTAssertNil(server.state.withLock { $0.tokenRequests.first?.value(forHTTPHeaderField: "Authorization") })
     }
 
-    func test_logIn_refusesATokenTypeOtherThanBearer() async {
+    func test_logIn_refusesATokenTypeOtherThanBearer() async throws {
         server.state.withLock { $0.tokenAnswer = { _ in .success(.json(#"{"access_token": "a", "token_type": "mac"}"#)) } }
-        let error = await authenticationError(makeAuthenticator().logIn(username: "u", password: "p"))
+        let error = await authenticationError(try makeAuthenticator().logIn(username: "u", password: "p"))
         XCTAssertEqual(error?.kind, .loginFailed)
         XCTAssertTrue(error?.description.contains("\"mac\" token") ?? false, error?.description ?? "")
     }
 
     func test_logIn_readsAnExpiresInSentAsAString_andCustomFieldNames() async throws {
         server.state.withLock { $0.tokenAnswer = { _ in .success(.json(#"{"token": "t", "rt": "r", "ttl": "120"}"#)) } }
-        let authenticator = makeAuthenticator { $0.fields = TokenResponseFields(accessToken: "token", refreshToken: "rt", expiresIn: "ttl") }
+        let authenticator = try makeAuthenticator { $0.fields = TokenResponseFields(accessToken: "token", refreshToken: "rt", expiresIn: "ttl") }
         let credentials = try await authenticator.logIn(username: "u", password: "p").value
         XCTAssertEqual(credentials.accessToken, "t")
         XCTAssertEqual(credentials.refreshToken, "r")
         XCTAssertEqual(credentials.expiresAt?.timeIntervalSinceNow ?? 0, 120, accuracy: 30)
     }
 
-    func test_logIn_failure_neverShowsThePassword() async {
+    func test_logIn_failure_neverShowsThePassword() async throws {
         server.state.withLock { $0.tokenAnswer = { _ in .success(.json(#"{"error": "invalid_grant"}"#, statusCode: 400)) } }
-        let error = await authenticationError(makeAuthenticator().logIn(username: "u", password: "hunter2"))
+        let error = await authenticationError(try makeAuthenticator().logIn(username: "u", password: "hunter2"))
         XCTAssertEqual(error?.errorCode, "invalid_grant")
         XCTAssertEqual(error?.description, "Logging in failed: the token endpoint answered 400 Bad Request (invalid_grant): the username or password is wrong.")
     }
@@ -158,11 +158,11 @@ final class AuthenticatorTests: XCTestCase {
     // MARK: Refreshing
 
     func test_anExpiredToken_isRefreshed_andTheRequestReplayed_withTheRotatedRefreshToken() async throws {
-        let authenticator = makeAuthenticator()
+        let authenticator = try makeAuthenticator()
         _ = try await authenticator.logIn(username: "u", password: "p").value
         server.expireAll()
 
-        _ = try await order(makeClient(authenticator)).value
+        _ = try await order(try makeClient(authenticator)).value
 
         XCTAssertEqual(server.state.withLock { $0.tokenBodies.last }, "grant_type=refresh_token&refresh_token=refresh-1")
         XCTAssertEqual(authenticator.credentials?.refreshToken, "refresh-2")
@@ -172,7 +172,7 @@ final class AuthenticatorTests: XCTestCase {
     func test_refresh_onDemand_isSingleFlight() async throws {
         // The token endpoint answers only when the test says, so both calls find the first in flight.
         let transport = ManualTransport()
-        let authenticator = makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r")) { $0.transport = transport }
+        let authenticator = try makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r")) { $0.transport = transport }
         let first = authenticator.refresh()
         let second = authenticator.refresh()
         XCTAssertEqual(transport.count, 1)
@@ -186,20 +186,20 @@ final class AuthenticatorTests: XCTestCase {
         XCTAssertEqual(authenticator.credentials, renewed)
     }
 
-    func test_refresh_withoutCredentials_failsAtOnce() async {
-        let error = await authenticationError(makeAuthenticator().refresh())
+    func test_refresh_withoutCredentials_failsAtOnce() async throws {
+        let error = await authenticationError(try makeAuthenticator().refresh())
         XCTAssertEqual(error?.kind, .sessionExpired)
         XCTAssertEqual(server.tokenRequestCount, 0)
     }
 
     func test_aRefreshAnswerWithoutARefreshToken_keepsTheOldOne() async throws {
-        let authenticator = makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "keep-me"))
+        let authenticator = try makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "keep-me"))
         server.state.withLock { state in
             state.tokenAnswer = { number in .success(.json("{\"access_token\": \"new-\(number)\"}")) }
             state.valid = ["new-1"]
         }
 
-        _ = try await order(makeClient(authenticator)).value
+        _ = try await order(try makeClient(authenticator)).value
 
         XCTAssertEqual(authenticator.credentials?.accessToken, "new-1")
         XCTAssertEqual(authenticator.credentials?.refreshToken, "keep-me")
@@ -213,47 +213,47 @@ final class AuthenticatorTests: XCTestCase {
             .json(#"{"message": "invalid_token"}"#, statusCode: 403),
             HTTPResponse(statusCode: 403, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""]),
         ]
-        let authenticator = makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r"))
+        let authenticator = try makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r"))
         for refusal in refusals {
             server.state.withLock { $0.refusal = refusal }
-            let error = await awaitError(order(makeClient(authenticator)))
+            let error = await awaitError(order(try makeClient(authenticator)))
             XCTAssertEqual((error as? APIError)?.statusCode, refusal.statusCode, "\(refusal)")
         }
         XCTAssertEqual(server.tokenRequestCount, 0)
     }
 
-    func test_aRequestSentWithoutAToken_isNotRefreshed() async {
-        let authenticator = makeAuthenticator()
-        let error = await awaitError(order(makeClient(authenticator)))
+    func test_aRequestSentWithoutAToken_isNotRefreshed() async throws {
+        let authenticator = try makeAuthenticator()
+        let error = await awaitError(order(try makeClient(authenticator)))
         XCTAssertEqual((error as? APIError)?.statusCode, 401)
         XCTAssertEqual(server.tokenRequestCount, 0)
     }
 
     func test_theBodyMessage_isTakenForAnExpiredToken_unlessConfiguredOut() async throws {
         server.state.withLock { $0.refusal = .json(#"{"message": "invalid_token"}"#, statusCode: 401) }
-        let byDefault = makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r"))
-        _ = try await order(makeClient(byDefault)).value
+        let byDefault = try makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r"))
+        _ = try await order(try makeClient(byDefault)).value
         XCTAssertEqual(server.tokenRequestCount, 1)
 
-        let challengesOnly = makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r")) { $0.expiredToken = .bearerChallenge }
-        let error = await awaitError(order(makeClient(challengesOnly)))
+        let challengesOnly = try makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r")) { $0.expiredToken = .bearerChallenge }
+        let error = await awaitError(order(try makeClient(challengesOnly)))
         XCTAssertEqual((error as? APIError)?.statusCode, 401)
         XCTAssertEqual(server.tokenRequestCount, 1)
     }
 
-    func test_aServerRefusingEveryNewToken_stopsAtTheRefreshLimit() async {
+    func test_aServerRefusingEveryNewToken_stopsAtTheRefreshLimit() async throws {
         server.state.withLock { $0.acceptsNewTokens = false }
-        let authenticator = makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r")) { $0.refreshLimit = 3 }
-        let error = await authenticationError(order(makeClient(authenticator)))
+        let authenticator = try makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r")) { $0.refreshLimit = 3 }
+        let error = await authenticationError(order(try makeClient(authenticator)))
         XCTAssertEqual(error?.kind, .tooManyRefreshes)
         XCTAssertEqual(server.tokenRequestCount, 3, "one refresh per replay, then the limit")
         XCTAssertNotNil(authenticator.credentials, "the credentials are kept: the window will pass")
     }
 
-    func test_aRefreshThatFailsInTransit_keepsTheCredentials_andEndsNoSession() async {
+    func test_aRefreshThatFailsInTransit_keepsTheCredentials_andEndsNoSession() async throws {
         server.state.withLock { $0.tokenAnswer = { _ in .failure(URLError(.timedOut)) } }
-        let authenticator = makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r"))
-        let error = await authenticationError(order(makeClient(authenticator)))
+        let authenticator = try makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r"))
+        let error = await authenticationError(order(try makeClient(authenticator)))
         XCTAssertEqual(error?.kind, .refreshFailed)
         XCTAssertEqual(authenticator.credentials?.refreshToken, "r")
         XCTAssertEqual(events.events, [])
@@ -261,10 +261,10 @@ final class AuthenticatorTests: XCTestCase {
                       error?.description ?? "")
     }
 
-    func test_aRefusedRefreshToken_endsTheSession_withoutShowingIt() async {
+    func test_aRefusedRefreshToken_endsTheSession_withoutShowingIt() async throws {
         server.state.withLock { $0.tokenAnswer = { _ in .success(.json(#"{"error": "invalid_grant"}"#, statusCode: 400)) } }
-        let authenticator = makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "secret-refresh"))
-        let client = makeClient(authenticator)
+        let authenticator = try makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "secret-refresh"))
+        let client = try makeClient(authenticator)
         let error = await authenticationError(order(client))
         XCTAssertEqual(error?.kind, .sessionExpired)
         XCTAssertEqual(error?.description, "The session has ended: the token endpoint answered 400 Bad Request (invalid_grant); log in again.")
@@ -277,17 +277,17 @@ final class AuthenticatorTests: XCTestCase {
         XCTAssertEqual(server.tokenRequestCount, 1)
     }
 
-    func test_anExpiredTokenWithoutARefreshToken_endsTheSession() async {
-        let authenticator = makeAuthenticator(saved: Credentials(accessToken: "old"))
-        let error = await authenticationError(order(makeClient(authenticator)))
+    func test_anExpiredTokenWithoutARefreshToken_endsTheSession() async throws {
+        let authenticator = try makeAuthenticator(saved: Credentials(accessToken: "old"))
+        let error = await authenticationError(order(try makeClient(authenticator)))
         XCTAssertEqual(error?.kind, .sessionExpired)
         XCTAssertEqual(server.tokenRequestCount, 0)
         XCTAssertEqual(events.events, [.sessionEnded])
     }
 
-    func test_aRedirectingTokenEndpoint_isNotFollowed() async {
+    func test_aRedirectingTokenEndpoint_isNotFollowed() async throws {
         server.state.withLock { $0.tokenAnswer = { _ in .success(HTTPResponse(statusCode: 307, headers: ["Location": "http://evil.example/token"])) } }
-        let error = await authenticationError(makeAuthenticator().logIn(username: "u", password: "p"))
+        let error = await authenticationError(try makeAuthenticator().logIn(username: "u", password: "p"))
         XCTAssertEqual(error?.response?.statusCode, 307)
         XCTAssertEqual(server.tokenRequestCount, 1)
     }
@@ -295,7 +295,7 @@ final class AuthenticatorTests: XCTestCase {
     // MARK: Origins
 
     func test_theToken_goesOnlyToTheAPIsOrigin() async throws {
-        let authenticator = makeAuthenticator(saved: Credentials(accessToken: "t"))
+        let authenticator = try makeAuthenticator(saved: Credentials(accessToken: "t"))
         let context = AttemptContext(request: RequestSummary(method: .get, url: nil, path: "x"), attempt: 1)
         for (url, expected) in [
             ("http://h/orders", "Bearer t"), ("HTTP://H:80/orders", "Bearer t"),
@@ -307,7 +307,7 @@ final class AuthenticatorTests: XCTestCase {
     }
 
     func test_apiURL_movesTheOrigin() async throws {
-        let authenticator = makeAuthenticator(saved: Credentials(accessToken: "t")) { $0.apiURL = URL(string: "https://api.example.com/v1/") }
+        let authenticator = try makeAuthenticator(saved: Credentials(accessToken: "t")) { $0.apiURL = URL(string: "https://api.example.com/v1/") }
         let context = AttemptContext(request: RequestSummary(method: .get, url: nil, path: "x"), attempt: 1)
         let api = try await authenticator.adapt(URLRequest(url: URL(string: "https://api.example.com/v1/orders")!), context: context)
         let tokenHost = try await authenticator.adapt(URLRequest(url: URL(string: "http://h/orders")!), context: context)
@@ -319,8 +319,8 @@ final class AuthenticatorTests: XCTestCase {
 
     func test_aTokenCloseToExpiry_isRenewedBeforeTheRequest() async throws {
         let saved = Credentials(accessToken: "old", refreshToken: "r", expiresAt: Date(timeIntervalSinceNow: -5))
-        let authenticator = makeAuthenticator(saved: saved)
-        _ = try await order(makeClient(authenticator)).value
+        let authenticator = try makeAuthenticator(saved: saved)
+        _ = try await order(try makeClient(authenticator)).value
         XCTAssertEqual(server.tokenRequestCount, 1)
         XCTAssertEqual(authenticator.credentials?.accessToken, "access-1")
     }
@@ -337,8 +337,8 @@ final class AuthenticatorTests: XCTestCase {
         var configuration = Authenticator.Configuration(tokenURL: URL(string: "http://h/token")!)
         configuration.transport = server.transport
         configuration.store = InMemoryCredentialStore(saved)
-        let authenticator = Authenticator(configuration: configuration, clock: { clock.value })
-        let client = makeClient(authenticator)
+        let authenticator = try Authenticator(configuration: configuration, clock: { clock.value })
+        let client = try makeClient(authenticator)
 
         _ = try await order(client).value
         XCTAssertEqual(server.tokenRequestCount, 0, "not due yet")
@@ -371,19 +371,19 @@ final class AuthenticatorTests: XCTestCase {
             func save(_ credentials: Credentials) throws { throw CredentialStoreError(.unwritable, url: nil, reason: "is full") }
             func clear() throws {}
         }
-        let authenticator = makeAuthenticator { $0.store = BrokenStore() }
+        let authenticator = try makeAuthenticator { $0.store = BrokenStore() }
         _ = try await authenticator.logIn(username: "u", password: "p").value
         XCTAssertEqual(events.events, [.storeFailed, .loggedIn])
         XCTAssertEqual(authenticator.credentials?.accessToken, "access-1")
     }
 
-    func test_anUnreadableStore_isReported_andCountsAsLoggedOut() {
+    func test_anUnreadableStore_isReported_andCountsAsLoggedOut() throws {
         struct CorruptStore: CredentialStore {
             func load() throws -> Credentials? { throw CredentialStoreError(.corrupt, url: nil, reason: "is corrupt") }
             func save(_ credentials: Credentials) throws {}
             func clear() throws {}
         }
-        let authenticator = makeAuthenticator { $0.store = CorruptStore() }
+        let authenticator = try makeAuthenticator { $0.store = CorruptStore() }
         XCTAssertNil(authenticator.credentials)
         XCTAssertEqual(events.events, [.storeFailed])
     }

@@ -26,24 +26,24 @@ final class CancellationClientTests: XCTestCase {
 
     // MARK: In flight
 
-    func test_cancelInFlight_settlesThePromiseAsCancelled() async {
+    func test_cancelInFlight_settlesThePromiseAsCancelled() async throws {
         let entered = expectation(description: "the stub received the request")
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
-        let client = makeClient(transport: blockingStub(entered: entered, release: release))
+        let client = try makeClient(transport: blockingStub(entered: entered, release: release))
         let promise = client.send(Request<Order>(.get, "orders/1"))
         await fulfillment(of: [entered], timeout: 5)
         promise.cancel()
         XCTAssertEqual(promise.state, .cancelled)
     }
 
-    func test_cancelInFlight_failureHandlerSeesIsCancelled() async {
+    func test_cancelInFlight_failureHandlerSeesIsCancelled() async throws {
         let entered = expectation(description: "the stub received the request")
         let handled = expectation(description: "failure handler ran")
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
         let flags = Recorder<Bool>()
-        let client = makeClient(transport: blockingStub(entered: entered, release: release))
+        let client = try makeClient(transport: blockingStub(entered: entered, release: release))
         let promise = client.send(Request<Order>(.get, "orders/1"))
         let observed = promise.failure { _, isCancelled in
             flags.append(isCancelled)
@@ -56,11 +56,11 @@ final class CancellationClientTests: XCTestCase {
         XCTAssertEqual(observed.state, .cancelled)
     }
 
-    func test_cancelInFlight_valueThrowsCancellationError() async {
+    func test_cancelInFlight_valueThrowsCancellationError() async throws {
         let entered = expectation(description: "the stub received the request")
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
-        let client = makeClient(transport: blockingStub(entered: entered, release: release))
+        let client = try makeClient(transport: blockingStub(entered: entered, release: release))
         let promise = client.send(Request<Order>(.get, "orders/1"))
         await fulfillment(of: [entered], timeout: 5)
         promise.cancel()
@@ -68,13 +68,13 @@ final class CancellationClientTests: XCTestCase {
         XCTAssertTrue(error is CancellationError, "got \(String(describing: error))")
     }
 
-    func test_cancelInFlight_monitorSeesFailedWithCancelledAPIError() async {
+    func test_cancelInFlight_monitorSeesFailedWithCancelledAPIError() async throws {
         let entered = expectation(description: "the stub received the request")
         let handled = expectation(description: "failure handler ran")
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
         let monitor = RecordingMonitor()
-        let client = makeClient(transport: blockingStub(entered: entered, release: release)) { $0.monitors = [monitor] }
+        let client = try makeClient(transport: blockingStub(entered: entered, release: release)) { $0.monitors = [monitor] }
         let promise = client.send(Request<Order>(.get, "orders/1"))
         promise.failure { _, _ in handled.fulfill() }
         await fulfillment(of: [entered], timeout: 5)
@@ -84,20 +84,20 @@ final class CancellationClientTests: XCTestCase {
         XCTAssertTrue(isCancelledAPIError(monitor.failedError), "got \(String(describing: monitor.failedError))")
     }
 
-    func test_cancel_reachesTheTransportsWork() async {
+    func test_cancel_reachesTheTransportsWork() async throws {
         let sent = expectation(description: "the transport received the request")
         let transport = ManualTransport { _ in sent.fulfill() }
-        let promise = makeClient(transport: transport).send(Request<Order>(.get, "orders/1"))
+        let promise = try makeClient(transport: transport).send(Request<Order>(.get, "orders/1"))
         await fulfillment(of: [sent], timeout: 5)
         promise.cancel()
         XCTAssertEqual(transport.exchange(0).cancellations.value, 1)
     }
 
-    func test_responseArrivingAfterCancel_isIgnored() async {
+    func test_responseArrivingAfterCancel_isIgnored() async throws {
         let sent = expectation(description: "the transport received the request")
         let monitor = RecordingMonitor()
         let transport = ManualTransport { _ in sent.fulfill() }
-        let client = makeClient(transport: transport) { $0.monitors = [monitor] }
+        let client = try makeClient(transport: transport) { $0.monitors = [monitor] }
         let promise = client.send(Request<Order>(.get, "orders/1"))
         await fulfillment(of: [sent], timeout: 5)
         promise.cancel()
@@ -110,7 +110,7 @@ final class CancellationClientTests: XCTestCase {
     /// The adapter is let go only after the cancel, so that the call, were it to ignore the
     /// cancel, would go on to send: the test waits for the adapter to return, then watches the
     /// transport for a request that must not come.
-    func test_cancelWhileAnAdapterRuns_sendsNothingEvenOnceTheAdapterReturns() async {
+    func test_cancelWhileAnAdapterRuns_sendsNothingEvenOnceTheAdapterReturns() async throws {
         let adapting = expectation(description: "the adapter started")
         let returned = expectation(description: "the adapter returned")
         let sent = expectation(description: "a request reached the transport")
@@ -132,7 +132,7 @@ final class CancellationClientTests: XCTestCase {
             return .json(Fixtures.orderJSON)
         }
         let monitor = RecordingMonitor()
-        let client = makeClient(transport: transport) { configuration in
+        let client = try makeClient(transport: transport) { configuration in
             configuration.adapters = [Blocking(adapting: adapting, returned: returned, release: release)]
             configuration.monitors = [monitor]
         }
@@ -148,9 +148,9 @@ final class CancellationClientTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 0)
     }
 
-    func test_transportReportingURLErrorCancelled_settlesTheCallAsCancelled() async {
+    func test_transportReportingURLErrorCancelled_settlesTheCallAsCancelled() async throws {
         let monitor = RecordingMonitor()
-        let client = makeClient(transport: sequencedStub([.failure(URLError(.cancelled))]), retriers: [fastRetryPolicy]) {
+        let client = try makeClient(transport: sequencedStub([.failure(URLError(.cancelled))]), retriers: [fastRetryPolicy]) {
             $0.monitors = [monitor]
         }
         let promise = client.send(Request<Order>(.get, "orders/1"))
@@ -166,7 +166,7 @@ final class CancellationClientTests: XCTestCase {
     /// `DispatchQueue.asyncAfter`), so the `failed` event must come from the cancellation itself.
     /// (Call.swift reported nothing here before it subscribed `reportCancellation` to the
     /// call's promise: this test failed at db7fe08.)
-    func test_cancelDuringTheRetryWait_monitorSeesFailedWithCancelledAPIError() async {
+    func test_cancelDuringTheRetryWait_monitorSeesFailedWithCancelledAPIError() async throws {
         let retrying = expectation(description: "a retry was scheduled")
         let failed = expectation(description: "the call was reported failed")
         let monitor = RecordingMonitor { event in
@@ -178,7 +178,7 @@ final class CancellationClientTests: XCTestCase {
         }
         let log = Recorder<String>()
         let transport = constantStub(HTTPResponse(statusCode: 503))
-        let client = makeClient(transport: transport, retriers: [ScriptedRetrier(name: "slow", decision: .retry(after: .seconds(30)), log: log)]) {
+        let client = try makeClient(transport: transport, retriers: [ScriptedRetrier(name: "slow", decision: .retry(after: .seconds(30)), log: log)]) {
             $0.monitors = [monitor]
         }
         let promise = client.send(Request<Order>(.get, "orders/1"))
@@ -192,7 +192,7 @@ final class CancellationClientTests: XCTestCase {
 
     /// As with the adapter above: the retrier answers "retry now" only after the cancel, and the
     /// test watches for a second attempt that must not come.
-    func test_cancelWhileARetrierDecides_reportsFailedOnce_andNeverRetries() async {
+    func test_cancelWhileARetrierDecides_reportsFailedOnce_andNeverRetries() async throws {
         let deciding = expectation(description: "the retrier was asked")
         let decided = expectation(description: "the retrier answered")
         let secondAttempt = expectation(description: "a second request reached the transport")
@@ -215,7 +215,7 @@ final class CancellationClientTests: XCTestCase {
             if attempts.increment() > 1 { secondAttempt.fulfill() }
             return HTTPResponse(statusCode: 503)
         }
-        let client = makeClient(transport: transport, retriers: [Blocking(deciding: deciding, decided: decided, release: release)]) {
+        let client = try makeClient(transport: transport, retriers: [Blocking(deciding: deciding, decided: decided, release: release)]) {
             $0.monitors = [monitor]
         }
         let promise = client.send(Request<Order>(.get, "orders/1"))

@@ -14,7 +14,7 @@ final class ProgressClientTests: XCTestCase {
         let sent = expectation(description: "the transport received the request")
         let transport = ManualTransport { _ in sent.fulfill() }
         let seen = Recorder<PromiseProgress>()
-        let promise = makeClient(transport: transport).send(Request<Order>(.get, "orders/1"))
+        let promise = try makeClient(transport: transport).send(Request<Order>(.get, "orders/1"))
         promise.progress { seen.append($0) }
         await fulfillment(of: [sent], timeout: 5)
         transport.exchange(0).progress(PromiseProgress(completed: 40, total: 100))
@@ -36,7 +36,7 @@ final class ProgressClientTests: XCTestCase {
             if count == 2 { secondSent.fulfill() }
         }
         let seen = Recorder<PromiseProgress>()
-        let promise = makeClient(transport: transport, retriers: [fastRetryPolicy]).send(request)
+        let promise = try makeClient(transport: transport, retriers: [fastRetryPolicy]).send(request)
         promise.progress { seen.append($0) }
         await fulfillment(of: [firstSent], timeout: 5)
         transport.exchange(0).progress(first)
@@ -63,7 +63,7 @@ final class ProgressClientTests: XCTestCase {
 
     func test_endpointsChoiceOfDownloadProgress_reachesTheTransport() async throws {
         let transport = ManualTransport()
-        let client = makeClient(transport: transport)
+        let client = try makeClient(transport: transport)
         var tracked = Request<Data>(.get, "photos/1")
         tracked.tracksDownloadProgress = true
         let calls = [client.send(Request<Data>(.get, "photos/1")), client.send(tracked)]

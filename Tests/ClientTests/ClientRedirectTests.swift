@@ -13,9 +13,9 @@ final class ClientRedirectTests: XCTestCase {
 
     /// A server that redirects a POST to itself forever gets the body at most
     /// `RedirectPolicy.maximumRedirects` times more, then the call fails.
-    func test_aRedirectLoopWithABody_stopsAfterTheMaximum_asTooManyRedirects() async {
+    func test_aRedirectLoopWithABody_stopsAfterTheMaximum_asTooManyRedirects() async throws {
         let transport = StubTransport { _, _ in HTTPResponse(statusCode: 307, headers: ["Location": "http://h/loop"]) }
-        let client = makeClient(transport: transport)
+        let client = try makeClient(transport: transport)
 
         let error = await awaitError(client.send(Request<Data>(.post, "loop", body: .data(body, contentType: "application/json")))) as? APIError
 
@@ -28,9 +28,9 @@ final class ClientRedirectTests: XCTestCase {
     /// A cancel that lands while the redirect is being delivered to the call: the transport's
     /// first handler (added before the client's) cancels the call, so the client's handler then
     /// sees a redirect to follow and a call already cancelled. Nothing more goes on the wire.
-    func test_cancelBetweenTwoHops_sendsNoFurtherRequest() {
+    func test_cancelBetweenTwoHops_sendsNoFurtherRequest() throws {
         let transport = HookedTransport()
-        let client = makeClient(transport: transport)
+        let client = try makeClient(transport: transport)
         let call = client.send(Request<Data>(.post, "moved", body: .data(body, contentType: "application/json")))
         transport.beforeDelivering { call.cancel() }
 

@@ -15,7 +15,7 @@ final class RetryLoopClientTests: XCTestCase {
 
     func test_get503Then200_returnsTheValueAfterTwoRequests() async throws {
         let transport = sequencedStub([unavailable, ok])
-        let client = makeClient(transport: transport, retriers: [fastRetryPolicy])
+        let client = try makeClient(transport: transport, retriers: [fastRetryPolicy])
         let order = try await client.send(Request<Order>(.get, "orders/1")).value
         XCTAssertEqual(order, Fixtures.order)
         XCTAssertEqual(transport.requests.count, 2)
@@ -23,31 +23,31 @@ final class RetryLoopClientTests: XCTestCase {
 
     func test_retriedRequest_isTheSameRequestAgain() async throws {
         let transport = sequencedStub([unavailable, ok])
-        let client = makeClient(transport: transport, retriers: [fastRetryPolicy])
+        let client = try makeClient(transport: transport, retriers: [fastRetryPolicy])
         _ = try await client.send(Request<Order>(.get, "orders/1", query: [URLQueryItem(name: "q", value: "x")])).value
         XCTAssertEqual(transport.requests.map(\.url?.absoluteString), ["http://h/orders/1?q=x", "http://h/orders/1?q=x"])
         XCTAssertEqual(transport.requests.map(\.httpMethod), ["GET", "GET"])
     }
 
-    func test_post503_failsAfterOneRequest() async {
+    func test_post503_failsAfterOneRequest() async throws {
         let transport = sequencedStub([unavailable, ok])
-        let client = makeClient(transport: transport, retriers: [fastRetryPolicy])
+        let client = try makeClient(transport: transport, retriers: [fastRetryPolicy])
         let error = await awaitError(client.send(Request<Order>(.post, "orders", body: .json(["a": 1]))))
         XCTAssertEqual((error as? APIError)?.statusCode, 503)
         XCTAssertEqual(transport.requests.count, 1)
     }
 
-    func test_get503Always_failsAfterThreeRequestsWithTheLastError() async {
+    func test_get503Always_failsAfterThreeRequestsWithTheLastError() async throws {
         let transport = constantStub(unavailable)
-        let client = makeClient(transport: transport, retriers: [fastRetryPolicy])
+        let client = try makeClient(transport: transport, retriers: [fastRetryPolicy])
         let error = await awaitError(client.send(Request<Order>(.get, "orders/1")))
         XCTAssertEqual((error as? APIError)?.statusCode, 503)
         XCTAssertEqual(transport.requests.count, 3)
     }
 
-    func test_get404_isNotRetried() async {
+    func test_get404_isNotRetried() async throws {
         let transport = sequencedStub([HTTPResponse(statusCode: 404), ok])
-        let client = makeClient(transport: transport, retriers: [fastRetryPolicy])
+        let client = try makeClient(transport: transport, retriers: [fastRetryPolicy])
         let error = await awaitError(client.send(Request<Order>(.get, "orders/1")))
         XCTAssertEqual((error as? APIError)?.statusCode, 404)
         XCTAssertEqual(transport.requests.count, 1)
@@ -55,15 +55,15 @@ final class RetryLoopClientTests: XCTestCase {
 
     func test_transportFailure_isRetriedThenSucceeds() async throws {
         let transport = sequencedStub([.failure(URLError(.networkConnectionLost)), .success(ok)])
-        let client = makeClient(transport: transport, retriers: [fastRetryPolicy])
+        let client = try makeClient(transport: transport, retriers: [fastRetryPolicy])
         let order = try await client.send(Request<Order>(.get, "orders/1")).value
         XCTAssertEqual(order, Fixtures.order)
         XCTAssertEqual(transport.requests.count, 2)
     }
 
-    func test_decodingFailure_isNotRetried() async {
+    func test_decodingFailure_isNotRetried() async throws {
         let transport = constantStub(.json(#"{"id":1}"#))
-        let client = makeClient(transport: transport, retriers: [fastRetryPolicy])
+        let client = try makeClient(transport: transport, retriers: [fastRetryPolicy])
         let error = await awaitError(client.send(Request<Order>(.get, "orders/1")))
         guard let matched = error as? APIError, matched.kind == .decodingFailed else {
             return XCTFail("expected decodingFailed, got \(String(describing: error))")
@@ -71,9 +71,9 @@ final class RetryLoopClientTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 1)
     }
 
-    func test_noRetriers_failsAfterOneRequest() async {
+    func test_noRetriers_failsAfterOneRequest() async throws {
         let transport = sequencedStub([unavailable, ok])
-        let client = makeClient(transport: transport, retriers: [])
+        let client = try makeClient(transport: transport, retriers: [])
         let error = await awaitError(client.send(Request<Order>(.get, "orders/1")))
         XCTAssertEqual((error as? APIError)?.statusCode, 503)
         XCTAssertEqual(transport.requests.count, 1)
@@ -88,7 +88,7 @@ final class RetryLoopClientTests: XCTestCase {
     func test_addingARetrier_keepsTheRetryPolicy() async throws {
         let log = Recorder<String>()
         let transport = sequencedStub([unavailable, ok])
-        let client = Client(baseURL: URL(string: "http://h/")!, transport: transport) { configuration in
+        let client = try Client(baseURL: URL(string: "http://h/")!, transport: transport) { configuration in
             configuration.retryPolicy = fastRetryPolicy
             configuration.retriers.append(ScriptedRetrier(name: "mine", decision: .doNotRetry, log: log))
         }
@@ -106,7 +106,7 @@ final class RetryLoopClientTests: XCTestCase {
             return .retry(after: .zero, cause: .expiredCredentials)
         }
         let monitor = RecordingMonitor()
-        let client = Client(baseURL: URL(string: "http://h/")!, transport: transport) { configuration in
+        let client = try Client(baseURL: URL(string: "http://h/")!, transport: transport) { configuration in
             configuration.retryPolicy = RetryPolicy(retryLimit: 1, baseDelay: .milliseconds(1))
             configuration.retriers = [replayer]
             configuration.monitors = [monitor]
@@ -118,10 +118,10 @@ final class RetryLoopClientTests: XCTestCase {
         XCTAssertEqual(causes, [.expiredCredentials, .expiredCredentials, .transientFailure])
     }
 
-    func test_failWith_replacesTheAttemptsError() async {
+    func test_failWith_replacesTheAttemptsError() async throws {
         struct Replacement: Error {}
         let transport = sequencedStub([unavailable, ok])
-        let client = makeClient(transport: transport, retriers: [
+        let client = try makeClient(transport: transport, retriers: [
             ClosureRetrier { _, _, _ in .fail(with: Replacement()) },
             fastRetryPolicy,
         ])
@@ -135,7 +135,7 @@ final class RetryLoopClientTests: XCTestCase {
     func test_firstDecisionOtherThanDoNotRetry_wins() async throws {
         let log = Recorder<String>()
         let transport = sequencedStub([unavailable, ok])
-        let client = makeClient(transport: transport, retriers: [
+        let client = try makeClient(transport: transport, retriers: [
             ScriptedRetrier(name: "A", decision: .doNotRetry, log: log),
             ScriptedRetrier(name: "B", decision: .retry(after: .milliseconds(1)), log: log),
             ScriptedRetrier(name: "C", decision: .doNotRetry, log: log),
@@ -145,10 +145,10 @@ final class RetryLoopClientTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 2)
     }
 
-    func test_everyRetrierDeclining_failsWithTheAttemptsError() async {
+    func test_everyRetrierDeclining_failsWithTheAttemptsError() async throws {
         let log = Recorder<String>()
         let transport = sequencedStub([unavailable, ok])
-        let client = makeClient(transport: transport, retriers: [
+        let client = try makeClient(transport: transport, retriers: [
             ScriptedRetrier(name: "A", decision: .doNotRetry, log: log),
             ScriptedRetrier(name: "B", decision: .doNotRetry, log: log),
         ])
@@ -161,14 +161,14 @@ final class RetryLoopClientTests: XCTestCase {
     func test_customRetrier_canRetryAPOST() async throws {
         let log = Recorder<String>()
         let transport = sequencedStub([unavailable, ok])
-        let client = makeClient(transport: transport, retriers: [
+        let client = try makeClient(transport: transport, retriers: [
             ScriptedRetrier(name: "always", decision: .retry(after: .zero), log: log),
         ])
         _ = try await client.send(Request<Order>(.post, "orders", body: .json(["a": 1]))).value
         XCTAssertEqual(transport.requests.map { $0.httpBody.map { String(decoding: $0, as: UTF8.self) } }, [#"{"a":1}"#, #"{"a":1}"#])
     }
 
-    func test_retrier_isToldTheAttemptNumberAndTheFailedResponse() async {
+    func test_retrier_isToldTheAttemptNumberAndTheFailedResponse() async throws {
         let seen = Recorder<String>()
         struct Inspecting: RequestRetrier {
             let seen: Recorder<String>
@@ -178,7 +178,7 @@ final class RetryLoopClientTests: XCTestCase {
             }
         }
         let transport = constantStub(unavailable)
-        let client = makeClient(transport: transport, retriers: [Inspecting(seen: seen)])
+        let client = try makeClient(transport: transport, retriers: [Inspecting(seen: seen)])
         _ = await awaitError(client.send(Request<Order>(.get, "orders/1")))
         XCTAssertEqual(seen.events, [
             "attempt 1 status 503 GET /orders/1", "attempt 2 status 503 GET /orders/1", "attempt 3 status 503 GET /orders/1",
@@ -186,7 +186,7 @@ final class RetryLoopClientTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 3)
     }
 
-    func test_retrier_isToldNoResponseForATransportFailure() async {
+    func test_retrier_isToldNoResponseForATransportFailure() async throws {
         let seen = Recorder<String>()
         struct Inspecting: RequestRetrier {
             let seen: Recorder<String>
@@ -195,7 +195,7 @@ final class RetryLoopClientTests: XCTestCase {
                 return .doNotRetry
             }
         }
-        let client = makeClient(transport: sequencedStub([.failure(URLError(.timedOut))]), retriers: [Inspecting(seen: seen)])
+        let client = try makeClient(transport: sequencedStub([.failure(URLError(.timedOut))]), retriers: [Inspecting(seen: seen)])
         _ = await awaitError(client.send(Request<Order>(.get, "orders/1")))
         XCTAssertEqual(seen.events, [
             "response none, error GET /orders/1 failed before a response arrived: the request timed out (URLError.Code -1001).",

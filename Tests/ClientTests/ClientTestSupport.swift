@@ -207,8 +207,8 @@ func makeClient(
     transport: any Transport,
     retriers: [any RequestRetrier] = [],
     configure: (inout Client.Configuration) -> Void = { _ in }
-) -> Client {
-    Client(baseURL: URL(string: baseURL)!, transport: transport) { configuration in
+) throws -> Client {
+    try Client(baseURL: URL(string: baseURL)!, transport: transport) { configuration in
         configuration.retryPolicy = nil
         configuration.retriers = retriers
         configure(&configuration)
@@ -299,7 +299,7 @@ func sentRequest<E: Endpoint>(
     configure: (inout Client.Configuration) -> Void = { _ in }
 ) async throws -> URLRequest? {
     let transport = constantStub(response)
-    let client = makeClient(baseURL: baseURL, transport: transport, configure: configure)
+    let client = try makeClient(baseURL: baseURL, transport: transport, configure: configure)
     _ = try await client.send(endpoint).value
     return onlyRequest(transport)
 }
@@ -307,9 +307,9 @@ func sentRequest<E: Endpoint>(
 /// Sends `endpoint`, which must fail, and returns the error and the stub's requests.
 func failedSend<E: Endpoint>(
     _ endpoint: E, configure: (inout Client.Configuration) -> Void = { _ in }
-) async -> (error: (any Error)?, requests: [URLRequest]) {
+) async throws -> (error: (any Error)?, requests: [URLRequest]) {
     let transport = constantStub(.json(Fixtures.orderJSON))
-    let client = makeClient(transport: transport, configure: configure)
+    let client = try makeClient(transport: transport, configure: configure)
     let error = await awaitError(client.send(endpoint))
     return (error, transport.requests)
 }

@@ -12,7 +12,7 @@ final class EndpointPathClientTests: XCTestCase {
     /// The URL a GET of `path` reaches, from a client on `baseURL`.
     private func sentURL(_ path: EndpointPath, baseURL: String = "http://h/") async throws -> String? {
         let transport = constantStub(HTTPResponse(statusCode: 200))
-        let client = makeClient(baseURL: baseURL, transport: transport)
+        let client = try makeClient(baseURL: baseURL, transport: transport)
         _ = try await client.send(Request<Data>(.get, path)).value
         return transport.requests.first?.url?.absoluteString
     }
@@ -55,27 +55,27 @@ final class EndpointPathClientTests: XCTestCase {
     }
 
     /// `%2E%2E` alone was not enough: servers that decode `%2E` before routing climb anyway.
-    func test_interpolatedDotDot_isRefusedAndNothingIsSent() async {
-        await assertRefused("orders/\("..")/reviews", reason: #"a value is "..", which would address another resource"#)
+    func test_interpolatedDotDot_isRefusedAndNothingIsSent() async throws {
+        try await assertRefused("orders/\("..")/reviews", reason: #"a value is "..", which would address another resource"#)
     }
 
-    func test_interpolatedDot_isRefusedAndNothingIsSent() async {
-        await assertRefused("orders/\(".")/reviews", reason: #"a value is ".", which would address another resource"#)
+    func test_interpolatedDot_isRefusedAndNothingIsSent() async throws {
+        try await assertRefused("orders/\(".")/reviews", reason: #"a value is ".", which would address another resource"#)
     }
 
     /// An empty value would leave `orders//reviews`, which servers that merge slashes route to
     /// `orders/reviews`.
-    func test_interpolatedEmptyValue_isRefusedAndNothingIsSent() async {
-        await assertRefused("orders/\("")/reviews", reason: #"a value is empty, which would leave an empty segment ("//")"#)
+    func test_interpolatedEmptyValue_isRefusedAndNothingIsSent() async throws {
+        try await assertRefused("orders/\("")/reviews", reason: #"a value is empty, which would leave an empty segment ("//")"#)
     }
 
-    func test_segmentsInitWithADotDotSegment_isRefused() async {
-        await assertRefused(EndpointPath(segments: ["orders", ".."]), reason: #"a value is "..", which would address another resource"#)
+    func test_segmentsInitWithADotDotSegment_isRefused() async throws {
+        try await assertRefused(EndpointPath(segments: ["orders", ".."]), reason: #"a value is "..", which would address another resource"#)
     }
 
-    private func assertRefused(_ path: EndpointPath, reason: String, file: StaticString = #filePath, line: UInt = #line) async {
+    private func assertRefused(_ path: EndpointPath, reason: String, file: StaticString = #filePath, line: UInt = #line) async throws {
         let transport = constantStub(HTTPResponse(statusCode: 200))
-        let error = await awaitError(makeClient(baseURL: "http://h/", transport: transport).send(Request<Data>(.get, path))) as? APIError
+        let error = await awaitError(try makeClient(baseURL: "http://h/", transport: transport).send(Request<Data>(.get, path))) as? APIError
         XCTAssertEqual(error?.kind, .invalidRequest, file: file, line: line)
         XCTAssertEqual(error?.field, "path", file: file, line: line)
         XCTAssertEqual(error?.reason, reason, file: file, line: line)

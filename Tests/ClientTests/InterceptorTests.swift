@@ -16,7 +16,7 @@ final class InterceptorClientTests: XCTestCase {
         adapters: [any RequestAdapter],
         retriers: [any RequestRetrier] = []
     ) async throws -> Order {
-        let client = makeClient(transport: transport, retriers: retriers) { $0.adapters = adapters }
+        let client = try makeClient(transport: transport, retriers: retriers) { $0.adapters = adapters }
         return try await client.send(Request<Order>(.get, "orders/1")).value
     }
 
@@ -124,9 +124,9 @@ final class InterceptorClientTests: XCTestCase {
 
     // MARK: Throwing adapters
 
-    func test_throwingAdapter_failsTheCallWithExactlyThatErrorAndSendsNothing() async {
+    func test_throwingAdapter_failsTheCallWithExactlyThatErrorAndSendsNothing() async throws {
         let transport = constantStub(ok)
-        let client = makeClient(transport: transport, retriers: [fastRetryPolicy]) {
+        let client = try makeClient(transport: transport, retriers: [fastRetryPolicy]) {
             $0.adapters = [BearerTokenAdapter { throw AdapterFailure(code: 7) }]
         }
         let error = await awaitError(client.send(Request<Order>(.get, "orders/1")))
@@ -134,9 +134,9 @@ final class InterceptorClientTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 0)
     }
 
-    func test_throwingAdapter_stopsTheAdaptersAfterIt() async {
+    func test_throwingAdapter_stopsTheAdaptersAfterIt() async throws {
         let log = Recorder<String>()
-        let client = makeClient(transport: constantStub(ok)) {
+        let client = try makeClient(transport: constantStub(ok)) {
             $0.adapters = [
                 LoggingAdapter(name: "before", log: log),
                 HeadersAdapter { throw AdapterFailure(code: 1) },
@@ -147,8 +147,8 @@ final class InterceptorClientTests: XCTestCase {
         XCTAssertEqual(log.events, ["before 1"])
     }
 
-    func test_throwingAdapter_failsTheCallAsRejectedNotCancelled() async {
-        let client = makeClient(transport: constantStub(ok)) { $0.adapters = [HeadersAdapter { throw AdapterFailure(code: 2) }] }
+    func test_throwingAdapter_failsTheCallAsRejectedNotCancelled() async throws {
+        let client = try makeClient(transport: constantStub(ok)) { $0.adapters = [HeadersAdapter { throw AdapterFailure(code: 2) }] }
         let promise = client.send(Request<Order>(.get, "orders/1"))
         _ = await awaitError(promise)
         XCTAssertEqual(promise.state, .rejected)

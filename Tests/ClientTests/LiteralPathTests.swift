@@ -8,9 +8,9 @@ import XCTest
 
 /// Literal path text that a URL path cannot hold: escaped, or refused with a clear error.
 final class LiteralPathClientTests: XCTestCase {
-    func test_literalPathWithQueryMark_isInvalidRequestAndNothingIsSent() async {
+    func test_literalPathWithQueryMark_isInvalidRequestAndNothingIsSent() async throws {
         let transport = StubTransport { _, _ in .json("{}") }
-        let client = Client(baseURL: URL(string: "https://api.test/")!, transport: transport)
+        let client = try Client(baseURL: URL(string: "https://api.test/")!, transport: transport)
         do {
             _ = try await client.send(Request<Data>(.get, "orders?page=2")).value
             XCTFail("expected APIError.invalidRequest")
@@ -23,8 +23,8 @@ final class LiteralPathClientTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 0)
     }
 
-    func test_literalPathWithFragmentMark_isInvalidRequest() async {
-        let client = Client(baseURL: URL(string: "https://api.test/")!, transport: StubTransport { _, _ in .json("{}") })
+    func test_literalPathWithFragmentMark_isInvalidRequest() async throws {
+        let client = try Client(baseURL: URL(string: "https://api.test/")!, transport: StubTransport { _, _ in .json("{}") })
         do {
             _ = try await client.send(Request<Data>(.get, "orders#top")).value
             XCTFail("expected APIError.invalidRequest")
@@ -37,7 +37,7 @@ final class LiteralPathClientTests: XCTestCase {
 
     func test_literalPathWithSpaceNonASCIIAndBarePercent_isEscapedAndSent() async throws {
         let transport = StubTransport { _, _ in HTTPResponse(statusCode: 200, body: Data("ok".utf8)) }
-        let client = Client(baseURL: URL(string: "https://api.test/")!, transport: transport)
+        let client = try Client(baseURL: URL(string: "https://api.test/")!, transport: transport)
         _ = try await client.send(Request<Data>(.get, "注文 一覧/100%/a%20b/\(1)")).value
         XCTAssertEqual(
             transport.requests.first?.url?.absoluteString,

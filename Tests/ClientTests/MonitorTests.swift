@@ -17,8 +17,8 @@ final class MonitorClientTests: XCTestCase {
         monitors: [any ClientMonitor],
         retriers: [any RequestRetrier] = [],
         configure: (inout Client.Configuration) -> Void = { _ in }
-    ) -> Client {
-        makeClient(transport: transport, retriers: retriers) { configuration in
+    ) throws -> Client {
+        try makeClient(transport: transport, retriers: retriers) { configuration in
             configuration.monitors = monitors
             configure(&configuration)
         }
@@ -41,10 +41,10 @@ final class MonitorClientTests: XCTestCase {
         ])
     }
 
-    func test_failure_isReportedAsFailedWithTheAPIError() async {
+    func test_failure_isReportedAsFailedWithTheAPIError() async throws {
         let monitor = RecordingMonitor()
         let transport = constantStub(HTTPResponse(statusCode: 404))
-        let promiseError = await awaitError(monitoredClient(transport, monitors: [monitor], retriers: [fastRetryPolicy]).send(Request<Order>(.get, "orders/1")))
+        let promiseError = await awaitError(try monitoredClient(transport, monitors: [monitor], retriers: [fastRetryPolicy]).send(Request<Order>(.get, "orders/1")))
         XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "failed attempts 1"])
         guard let matched = monitor.failedError as? APIError, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(String(describing: monitor.failedError))")
@@ -54,10 +54,10 @@ final class MonitorClientTests: XCTestCase {
         XCTAssertEqual((monitor.failedError as? APIError)?.description, (promiseError as? APIError)?.description)
     }
 
-    func test_exhaustedRetries_reportFailedWithTheAttemptCount() async {
+    func test_exhaustedRetries_reportFailedWithTheAttemptCount() async throws {
         let monitor = RecordingMonitor()
         let transport = constantStub(HTTPResponse(statusCode: 503))
-        _ = await awaitError(monitoredClient(transport, monitors: [monitor], retriers: [fastRetryPolicy]).send(Request<Order>(.get, "orders/1")))
+        _ = await awaitError(try monitoredClient(transport, monitors: [monitor], retriers: [fastRetryPolicy]).send(Request<Order>(.get, "orders/1")))
         XCTAssertEqual(monitor.labels, [
             "started GET /orders/1", "attemptStarted 1", "retrying 1", "attemptStarted 2", "retrying 2", "attemptStarted 3",
             "failed attempts 3",
@@ -65,17 +65,17 @@ final class MonitorClientTests: XCTestCase {
     }
 
     /// `Call.start` reports an unbuildable request with `attempts: 0`: nothing was sent.
-    func test_invalidRequest_isStartedThenFailedWithZeroAttempts() async {
+    func test_invalidRequest_isStartedThenFailedWithZeroAttempts() async throws {
         let monitor = RecordingMonitor()
         let endpoint = Request<Order>(.get, "orders/1", headers: ["X Bad": "1"])
-        _ = await awaitError(monitoredClient(constantStub(ok), monitors: [monitor]).send(endpoint))
+        _ = await awaitError(try monitoredClient(constantStub(ok), monitors: [monitor]).send(endpoint))
         XCTAssertEqual(monitor.labels, ["started GET /orders/1", "failed attempts 0"])
         XCTAssertEqual(invalidRequestParts(monitor.failedError)?.field, #"header "X Bad""#)
     }
 
-    func test_throwingAdapter_isReportedAsFailedWithItsErrorAndZeroAttempts() async {
+    func test_throwingAdapter_isReportedAsFailedWithItsErrorAndZeroAttempts() async throws {
         let monitor = RecordingMonitor()
-        let client = monitoredClient(constantStub(ok), monitors: [monitor]) { $0.adapters = [HeadersAdapter { throw AdapterFailure(code: 3) }] }
+        let client = try monitoredClient(constantStub(ok), monitors: [monitor]) { $0.adapters = [HeadersAdapter { throw AdapterFailure(code: 3) }] }
         _ = await awaitError(client.send(Request<Order>(.get, "orders/1")))
         XCTAssertEqual(monitor.labels, ["started GET /orders/1", "failed attempts 0"])  // nothing was sent
         XCTAssertEqual(monitor.failedError as? AdapterFailure, AdapterFailure(code: 3))
@@ -85,7 +85,7 @@ final class MonitorClientTests: XCTestCase {
 
     func test_attemptStarted_carriesTheRequestAsSentAfterAdapters() async throws {
         let monitor = RecordingMonitor()
-        let client = monitoredClient(constantStub(ok), monitors: [monitor]) { $0.adapters = [BearerTokenAdapter { "t" }] }
+        let client = try monitoredClient(constantStub(ok), monitors: [monitor]) { $0.adapters = [BearerTokenAdapter { "t" }] }
         _ = try await client.send(Request<Order>(.get, "orders/1")).value
         guard let matched = monitor.events.dropFirst().first, matched.kind == .attemptStarted else {
             return XCTFail("expected attemptStarted second, got \(monitor.labels)")
@@ -147,24 +147,24 @@ final class MonitorClientTests: XCTestCase {
     func test_succeeded_isReportedBeforeThePromisesHandlersRun() async throws {
         let monitor = RecordingMonitor()
         let seenInHandler = Recorder<[String]>()
-        let promise = monitoredClient(constantStub(ok), monitors: [monitor]).send(Request<Order>(.get, "orders/1"))
+        let promise = try monitoredClient(constantStub(ok), monitors: [monitor]).send(Request<Order>(.get, "orders/1"))
         let observed = promise.success { _ in seenInHandler.append(monitor.labels) }
         _ = try await observed.value
         XCTAssertEqual(seenInHandler.events, [["started GET /orders/1", "attemptStarted 1", "succeeded 200 attempts 1"]])
     }
 
-    func test_failed_isReportedBeforeThePromisesHandlersRun() async {
+    func test_failed_isReportedBeforeThePromisesHandlersRun() async throws {
         let monitor = RecordingMonitor()
         let seenInHandler = Recorder<[String]>()
-        let promise = monitoredClient(constantStub(HTTPResponse(statusCode: 404)), monitors: [monitor]).send(Request<Order>(.get, "orders/1"))
+        let promise = try monitoredClient(constantStub(HTTPResponse(statusCode: 404)), monitors: [monitor]).send(Request<Order>(.get, "orders/1"))
         let observed = promise.failure { _, _ in seenInHandler.append(monitor.labels) }
         _ = await awaitError(observed)
         XCTAssertEqual(seenInHandler.events, [["started GET /orders/1", "attemptStarted 1", "failed attempts 1"]])
     }
 
-    func test_invalidRequestFailure_isReportedBeforeSendReturns() {
+    func test_invalidRequestFailure_isReportedBeforeSendReturns() throws {
         let monitor = RecordingMonitor()
-        let promise = monitoredClient(constantStub(ok), monitors: [monitor]).send(Request<Order>("BAD METHOD", "orders/1"))
+        let promise = try monitoredClient(constantStub(ok), monitors: [monitor]).send(Request<Order>("BAD METHOD", "orders/1"))
         XCTAssertEqual(monitor.labels, ["started BAD METHOD /orders/1", "failed attempts 0"])
         XCTAssertEqual(promise.state, .rejected)
     }

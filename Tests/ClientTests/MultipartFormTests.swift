@@ -94,9 +94,9 @@ final class MultipartFormTests: XCTestCase {
 
     // MARK: Through the client
 
-    func test_aMissingFile_failsTheCallBeforeAnythingIsSent() async {
+    func test_aMissingFile_failsTheCallBeforeAnythingIsSent() async throws {
         let transport = constantStub(HTTPResponse(statusCode: 201))
-        let client = makeClient(transport: transport)
+        let client = try makeClient(transport: transport)
         var form = MultipartForm()
         form.append(fileAt: folder.appending(path: "gone.jpg"), name: "photo")
 
@@ -114,7 +114,7 @@ final class MultipartFormTests: XCTestCase {
             bodies.append(body)
             return HTTPResponse(statusCode: 204)
         }
-        let client = makeClient(transport: transport)
+        let client = try makeClient(transport: transport)
         var form = MultipartForm()
         form.append("x", name: "caption")
         let file = folder.appending(path: "photo.jpg")
@@ -135,7 +135,7 @@ final class MultipartFormTests: XCTestCase {
             seen.append((url, url.map { FileManager.default.fileExists(atPath: $0.path) } ?? false))
             return HTTPResponse(statusCode: 204)
         }
-        let client = makeClient(transport: transport) { $0.multipartMemoryThreshold = 10 }
+        let client = try makeClient(transport: transport) { $0.multipartMemoryThreshold = 10 }
         var form = MultipartForm()
         form.append(String(repeating: "x", count: 100), name: "caption")
 

@@ -155,9 +155,9 @@ final class RedactionClientTests: XCTestCase {
     private func loggedLines(
         for endpoint: Request<Order>, answering responses: [HTTPResponse], showsAttempts: Bool = true,
         retriers: [any RequestRetrier] = [], configure: (inout Client.Configuration) -> Void = { _ in }
-    ) async -> [String] {
+    ) async throws -> [String] {
         let lines = Recorder<String>()
-        let client = makeClient(transport: sequencedStub(responses), retriers: retriers) { configuration in
+        let client = try makeClient(transport: sequencedStub(responses), retriers: retriers) { configuration in
             configuration.monitors = [LoggingMonitor(showsAttempts: showsAttempts) { lines.append($0) }]
             configure(&configuration)
         }
@@ -165,8 +165,8 @@ final class RedactionClientTests: XCTestCase {
         return lines.events
     }
 
-    func test_loggingMonitor_linesOfASuccessfulCall() async {
-        let lines = await loggedLines(for: Request(.get, "orders/1"), answering: [.json(Fixtures.orderJSON)]) {
+    func test_loggingMonitor_linesOfASuccessfulCall() async throws {
+        let lines = try await loggedLines(for: Request(.get, "orders/1"), answering: [.json(Fixtures.orderJSON)]) {
             $0.userAgent = "Tests/1"
         }
         XCTAssertEqual(lines.count, 3)
@@ -176,15 +176,15 @@ final class RedactionClientTests: XCTestCase {
         XCTAssertNotNil(lines.last?.range(of: #"^✓ GET /orders/1 200 in \d+ ms \(1 attempt\)$"#, options: .regularExpression), lines.last ?? "")
     }
 
-    func test_loggingMonitor_withoutShowsAttempts_logsNoAttemptLine() async {
-        let lines = await loggedLines(for: Request(.get, "orders/1"), answering: [.json(Fixtures.orderJSON)], showsAttempts: false)
+    func test_loggingMonitor_withoutShowsAttempts_logsNoAttemptLine() async throws {
+        let lines = try await loggedLines(for: Request(.get, "orders/1"), answering: [.json(Fixtures.orderJSON)], showsAttempts: false)
         XCTAssertEqual(lines.count, 2)
         XCTAssertFalse(lines.contains { $0.hasPrefix("⇢") })
     }
 
-    func test_loggingMonitor_retryLine() async {
+    func test_loggingMonitor_retryLine() async throws {
         let log = Recorder<String>()
-        let lines = await loggedLines(
+        let lines = try await loggedLines(
             for: Request(.get, "orders/1"), answering: [HTTPResponse(statusCode: 503), .json(Fixtures.orderJSON)],
             showsAttempts: false, retriers: [ScriptedRetrier(name: "r", decision: .retry(after: .milliseconds(1), cause: .transientFailure), log: log)]
         )
@@ -192,17 +192,17 @@ final class RedactionClientTests: XCTestCase {
                        "↻ GET /orders/1 attempt 1 failed (transientFailure), retrying in 0.001 seconds: GET /orders/1 failed: the server answered 503 Service Unavailable.")
     }
 
-    func test_loggingMonitor_failureLine() async {
-        let lines = await loggedLines(for: Request(.get, "orders/1"), answering: [HTTPResponse(statusCode: 404)])
+    func test_loggingMonitor_failureLine() async throws {
+        let lines = try await loggedLines(for: Request(.get, "orders/1"), answering: [HTTPResponse(statusCode: 404)])
         XCTAssertEqual(lines.last, "✗ GET /orders/1 failed after 1 attempt: GET /orders/1 failed: the server answered 404 Not Found.")
     }
 
-    func test_loggingMonitor_linesContainNoCredentialOrBodySecret() async {
+    func test_loggingMonitor_linesContainNoCredentialOrBodySecret() async throws {
         let endpoint = Request<Order>(
             .post, "tokens", headers: ["Cookie": "session=c00kie"],
             body: .form([(name: "grant_type", value: "password"), (name: "username", value: "demo"), (name: "password", value: "hunter2")])
         )
-        let lines = await loggedLines(for: endpoint, answering: [.json(Fixtures.orderJSON)]) {
+        let lines = try await loggedLines(for: endpoint, answering: [.json(Fixtures.orderJSON)]) {
             $0.adapters = [BearerTokenAdapter { "t0ps3cret" }]
         }
         XCTAssertEqual(lines.count, 3)
@@ -215,11 +215,11 @@ final class RedactionClientTests: XCTestCase {
     /// shows a token POST with `--data-raw`; but the client hands monitors the request without
     /// its body (the body travels beside it as a `TransportBody`), so the logged cURL command of
     /// a POST has no body.
-    func test_loggingMonitor_attemptLineOfAFormPost_showsTheRedactedBody() async {
+    func test_loggingMonitor_attemptLineOfAFormPost_showsTheRedactedBody() async throws {
         let endpoint = Request<Order>(
             .post, "tokens", body: .form([(name: "grant_type", value: "password"), (name: "username", value: "demo"), (name: "password", value: "hunter2")])
         )
-        let lines = await loggedLines(for: endpoint, answering: [.json(Fixtures.orderJSON)]) { $0.userAgent = "Tests/1" }
+        let lines = try await loggedLines(for: endpoint, answering: [.json(Fixtures.orderJSON)]) { $0.userAgent = "Tests/1" }
         XCTAssertEqual(
             lines.dropFirst().first,
             "⇢ POST /tokens attempt 1: curl -X POST 'http://h/tokens' -H 'Accept: application/json, application/*+json' "
@@ -230,8 +230,8 @@ final class RedactionClientTests: XCTestCase {
 
     /// `Client.Configuration.sensitiveHeaders` says its headers are "hidden in logs", but
     /// LoggingMonitor only knows its own `Redaction` (`.default` unless given one).
-    func test_loggingMonitor_hidesTheConfigurationsSensitiveHeaders() async {
-        let lines = await loggedLines(for: Request(.get, "orders/1"), answering: [.json(Fixtures.orderJSON)]) { configuration in
+    func test_loggingMonitor_hidesTheConfigurationsSensitiveHeaders() async throws {
+        let lines = try await loggedLines(for: Request(.get, "orders/1"), answering: [.json(Fixtures.orderJSON)]) { configuration in
             configuration.sensitiveHeaders = ["X-Session-Token"]
             configuration.headers = ["X-Session-Token": "s3ss10n"]
         }
@@ -240,10 +240,10 @@ final class RedactionClientTests: XCTestCase {
 
     /// An error's description quotes the start of the response body; a token response that fails
     /// to decode puts its `access_token` in the `✗` line unredacted.
-    func test_loggingMonitor_hidesTokensQuotedFromAFailedResponseBody() async {
+    func test_loggingMonitor_hidesTokensQuotedFromAFailedResponseBody() async throws {
         let lines = Recorder<String>()
         let body = #"{"access_token":"t0ps3cret","expires_in":"soon"}"#
-        let client = makeClient(transport: constantStub(.json(body))) { configuration in
+        let client = try makeClient(transport: constantStub(.json(body))) { configuration in
             configuration.monitors = [LoggingMonitor { lines.append($0) }]
             configuration.decoder = Fixtures.snakeCaseDecoder()
         }
@@ -302,11 +302,11 @@ final class RedactionClientTests: XCTestCase {
     }
 
     /// The →/✓/✗ lines and error sentences used the default redaction, whatever the monitor's.
-    func test_loggingMonitor_hidesWhatItsOwnRedactionNames_inEveryLine() async {
+    func test_loggingMonitor_hidesWhatItsOwnRedactionNames_inEveryLine() async throws {
         let lines = Recorder<String>()
         let monitor = LoggingMonitor(redaction: Redaction(headers: [], bodyFields: ["order_ref"]), showsAttempts: true) { lines.append($0) }
         let transport = constantStub(.json(#"{"order_ref":"MARK-ref"}"#, statusCode: 422))
-        let client = makeClient(transport: transport) { $0.monitors = [monitor]; $0.retryPolicy = nil }
+        let client = try makeClient(transport: transport) { $0.monitors = [monitor]; $0.retryPolicy = nil }
         _ = await awaitError(client.send(Request<Order>(.get, "orders", query: [URLQueryItem(name: "order_ref", value: "MARK-q")])))
         XCTAssertEqual(lines.count, 3)
         for line in lines.events { XCTAssertFalse(line.contains("MARK"), line) }

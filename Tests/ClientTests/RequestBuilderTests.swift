@@ -118,16 +118,16 @@ final class RequestBuilderClientTests: XCTestCase {
         XCTAssertEqual(request?.httpMethod, "PURGE")
     }
 
-    func test_invalidMethodToken_isInvalidRequestAndNothingIsSent() async {
-        let (error, requests) = await failedSend(Request<Order>("GE T", "orders/1"))
+    func test_invalidMethodToken_isInvalidRequestAndNothingIsSent() async throws {
+        let (error, requests) = try await failedSend(Request<Order>("GE T", "orders/1"))
         let parts = invalidRequestParts(error)
         XCTAssertEqual(parts?.field, "method")
         XCTAssertEqual(parts?.reason, "\"GE T\" is not a valid HTTP method token")
         XCTAssertEqual(requests.count, 0)
     }
 
-    func test_emptyMethod_isInvalidRequest() async {
-        let (error, requests) = await failedSend(Request<Order>("", "orders/1"))
+    func test_emptyMethod_isInvalidRequest() async throws {
+        let (error, requests) = try await failedSend(Request<Order>("", "orders/1"))
         XCTAssertEqual(invalidRequestParts(error)?.field, "method")
         XCTAssertEqual(requests.count, 0)
     }
@@ -173,7 +173,7 @@ final class RequestBuilderClientTests: XCTestCase {
             captured.append(body)
             return .json(Fixtures.orderJSON)
         }
-        let client = makeClient(transport: transport) { $0.encoder.outputFormatting = [.sortedKeys] }
+        let client = try makeClient(transport: transport) { $0.encoder.outputFormatting = [.sortedKeys] }
         _ = try await client.send(Request<Order>(.post, "orders", body: .json(["b": 2, "a": 1]))).value
         XCTAssertEqual(captured.events, [.data(Data(#"{"a":1,"b":2}"#.utf8))])
     }
@@ -217,9 +217,9 @@ final class RequestBuilderClientTests: XCTestCase {
         XCTAssertNil(request?.httpBody)
     }
 
-    func test_encodableThatThrows_isInvalidRequestBodyAndNothingIsSent() async {
+    func test_encodableThatThrows_isInvalidRequestBodyAndNothingIsSent() async throws {
         let endpoint = Request<Order>(.post, "orders", body: .json(Unencodable()))
-        let (error, requests) = await failedSend(endpoint)
+        let (error, requests) = try await failedSend(endpoint)
         let parts = invalidRequestParts(error)
         XCTAssertEqual(parts?.field, "body")
         XCTAssertEqual(parts?.reason, "it does not encode: EncodingFailure()")

@@ -93,8 +93,8 @@ final class RequestHeaderClientTests: XCTestCase {
         XCTAssertEqual(request?.value(forHTTPHeaderField: "Accept"), "application/vnd.orders+json")
     }
 
-    func test_headerNameWithSpace_isInvalidRequestAndNothingIsSent() async {
-        let (error, requests) = await failedSend(Request<Order>(.get, "orders/1", headers: ["X Bad": "1"]))
+    func test_headerNameWithSpace_isInvalidRequestAndNothingIsSent() async throws {
+        let (error, requests) = try await failedSend(Request<Order>(.get, "orders/1", headers: ["X Bad": "1"]))
         let parts = invalidRequestParts(error)
         XCTAssertEqual(parts?.field, #"header "X Bad""#)
         XCTAssertEqual(parts?.reason, "the name is not an HTTP token")
@@ -104,18 +104,18 @@ final class RequestHeaderClientTests: XCTestCase {
     /// The builder looks for "\r" and "\n" among the value's Characters, but "\r\n" is one
     /// Character (a single grapheme cluster) equal to neither, so a CRLF slips through; on Linux
     /// URLRequest then drops the header silently and the request goes out without it.
-    func test_headerValueWithCRLF_isInvalidRequestAndNothingIsSent() async {
+    func test_headerValueWithCRLF_isInvalidRequestAndNothingIsSent() async throws {
         let endpoint = Request<Order>(.get, "orders/1", headers: ["X-Note": "a\r\nX-Injected: 1"])
-        let (error, requests) = await failedSend(endpoint)
+        let (error, requests) = try await failedSend(endpoint)
         let parts = invalidRequestParts(error)
         XCTAssertEqual(parts?.field, #"header "X-Note""#)
         XCTAssertEqual(parts?.reason, "the value contains the control character U+000D")
         XCTAssertEqual(requests.count, 0)
     }
 
-    func test_headerValueWithAnyControlCharacter_isInvalidRequestNamingIt() async {
+    func test_headerValueWithAnyControlCharacter_isInvalidRequestNamingIt() async throws {
         for (value, code) in [("a\u{01}b", "U+0001"), ("a\u{1F}", "U+001F"), ("a\u{7F}", "U+007F"), ("\u{0}", "U+0000")] {
-            let (error, requests) = await failedSend(Request<Order>(.get, "orders/1", headers: ["X-Note": value]))
+            let (error, requests) = try await failedSend(Request<Order>(.get, "orders/1", headers: ["X-Note": value]))
             XCTAssertEqual(invalidRequestParts(error)?.reason, "the value contains the control character \(code)")
             XCTAssertEqual(requests.count, 0)
         }
@@ -128,9 +128,9 @@ final class RequestHeaderClientTests: XCTestCase {
 
     /// URLRequest on Linux drops a value holding a line break without a word: the call went out
     /// with no `Authorization` at all. Baton's adapters refuse such a value instead.
-    func test_bearerTokenWithALineBreak_failsTheCallNamingTheHeader_andSendsNothing() async {
+    func test_bearerTokenWithALineBreak_failsTheCallNamingTheHeader_andSendsNothing() async throws {
         let adapter = BearerTokenAdapter { "abc\r\nX-Injected: 1" }
-        let (error, requests) = await failedSend(Request<Order>(.get, "orders/1")) { $0.adapters = [adapter]; $0.retryPolicy = nil }
+        let (error, requests) = try await failedSend(Request<Order>(.get, "orders/1")) { $0.adapters = [adapter]; $0.retryPolicy = nil }
         let parts = invalidRequestParts(error)
         XCTAssertEqual(parts?.field, #"header "Authorization" (set by an adapter)"#)
         XCTAssertEqual(parts?.reason, "the value contains the control character U+000D")
@@ -138,21 +138,21 @@ final class RequestHeaderClientTests: XCTestCase {
         XCTAssertEqual(requests.count, 0)
     }
 
-    func test_headersAdapterValueWithALineBreak_failsTheCall_andSendsNothing() async {
+    func test_headersAdapterValueWithALineBreak_failsTheCall_andSendsNothing() async throws {
         let adapter = HeadersAdapter(["X-Session": "s\nX-Evil: 1"])
-        let (error, requests) = await failedSend(Request<Order>(.get, "orders/1")) { $0.adapters = [adapter]; $0.retryPolicy = nil }
+        let (error, requests) = try await failedSend(Request<Order>(.get, "orders/1")) { $0.adapters = [adapter]; $0.retryPolicy = nil }
         XCTAssertEqual(invalidRequestParts(error)?.field, #"header "X-Session" (set by an adapter)"#)
         XCTAssertEqual(requests.count, 0)
     }
 
-    func test_configurationHeaderValueWithNewline_isInvalidRequestAndNothingIsSent() async {
-        let (error, requests) = await failedSend(Request<Order>(.get, "orders/1")) { $0.headers = ["X-Note": "a\nb"] }
+    func test_configurationHeaderValueWithNewline_isInvalidRequestAndNothingIsSent() async throws {
+        let (error, requests) = try await failedSend(Request<Order>(.get, "orders/1")) { $0.headers = ["X-Note": "a\nb"] }
         XCTAssertEqual(invalidRequestParts(error)?.field, #"header "X-Note""#)
         XCTAssertEqual(requests.count, 0)
     }
 
-    func test_headerNameWithNonASCII_isInvalidRequest() async {
-        let (error, requests) = await failedSend(Request<Order>(.get, "orders/1", headers: ["X-名前": "1"]))
+    func test_headerNameWithNonASCII_isInvalidRequest() async throws {
+        let (error, requests) = try await failedSend(Request<Order>(.get, "orders/1", headers: ["X-名前": "1"]))
         XCTAssertEqual(invalidRequestParts(error)?.field, #"header "X-名前""#)
         XCTAssertEqual(requests.count, 0)
     }

@@ -33,7 +33,7 @@ final class ResponseKeepingTests: XCTestCase {
 
     func test_anEntity_isInTheStoreWhenTheCallFulfils() async throws {
         let store = InMemoryEntityStore()
-        let client = makeClient(transport: StubTransport { _, _ in .json(Self.note) }) { $0.store = store }
+        let client = try makeClient(transport: StubTransport { _, _ in .json(Self.note) }) { $0.store = store }
 
         let value = try await client.send(Request<Note>(.get, "notes/n1")).value
 
@@ -43,7 +43,7 @@ final class ResponseKeepingTests: XCTestCase {
 
     func test_anArrayOfEntities_isSavedWhole_andOtherValuesAreNot() async throws {
         let store = InMemoryEntityStore()
-        let client = makeClient(transport: StubTransport { request, _ in
+        let client = try makeClient(transport: StubTransport { request, _ in
             request.url!.path.hasSuffix("counts") ? .json(#"[{"id": 1, "count": 5}, {"id": 2, "count": 6}]"#) : .json(#"{"id": "x", "text": "t"}"#)
         }) { $0.store = store }
 
@@ -56,7 +56,7 @@ final class ResponseKeepingTests: XCTestCase {
 
     func test_aStoreThatFails_neverLosesTheResponse_andSaysSoInAnEvent() async throws {
         let monitor = RecordingMonitor()
-        let client = makeClient(transport: StubTransport { _, _ in .json(Self.note) }) {
+        let client = try makeClient(transport: StubTransport { _, _ in .json(Self.note) }) {
             $0.store = FullDisk()
             $0.monitors = [monitor]
         }
@@ -71,7 +71,7 @@ final class ResponseKeepingTests: XCTestCase {
     }
 
     func test_aStoreThatFails_failsTheCall_whenTheClientIsStrict() async throws {
-        let client = makeClient(transport: StubTransport { _, _ in .json(Self.note) }) {
+        let client = try makeClient(transport: StubTransport { _, _ in .json(Self.note) }) {
             $0.store = FullDisk()
             $0.failsCallsWhenStoreFails = true
         }
@@ -88,8 +88,8 @@ final class ResponseKeepingTests: XCTestCase {
         let seen = Locked<[String]>([])
         struct Refused: Error {}
         let transport = StubTransport { _, _ in .json(Self.note, statusCode: 201) }
-        let client = makeClient(transport: transport) { $0.responseHooks = [RecordingHook(seen: seen)] }
-        let refusing = makeClient(transport: transport) { $0.responseHooks = [RecordingHook(seen: seen, failure: Refused())] }
+        let client = try makeClient(transport: transport) { $0.responseHooks = [RecordingHook(seen: seen)] }
+        let refusing = try makeClient(transport: transport) { $0.responseHooks = [RecordingHook(seen: seen, failure: Refused())] }
 
         _ = try await client.send(Request<Note>(.post, "notes")).value
         let refused = await outcome(of: refusing.send(Request<Note>(.post, "notes")))
@@ -99,7 +99,7 @@ final class ResponseKeepingTests: XCTestCase {
     }
 
     func test_answer_carriesTheResponseWithTheValue() async throws {
-        let client = makeClient(transport: StubTransport { _, _ in .json(Self.note, headers: ["ETag": "\"v1\""]) })
+        let client = try makeClient(transport: StubTransport { _, _ in .json(Self.note, headers: ["ETag": "\"v1\""]) })
 
         let answer = try await client.answer(for: Request<Note>(.get, "notes/n1")).value
 
@@ -114,7 +114,7 @@ final class ResponseKeepingTests: XCTestCase {
         let store = InMemoryEntityStore()
         try store.save(Note(id: "n1", text: "saved earlier"))
         let monitor = RecordingMonitor()
-        let client = makeClient(transport: StubTransport { _, _ in throw URLError(.notConnectedToInternet) }) {
+        let client = try makeClient(transport: StubTransport { _, _ in throw URLError(.notConnectedToInternet) }) {
             $0.store = store
             $0.monitors = [monitor]
         }
@@ -133,8 +133,8 @@ final class ResponseKeepingTests: XCTestCase {
     func test_offline_aServerError_orNothingStored_failsAsUsual() async throws {
         let store = InMemoryEntityStore()
         try store.save(Note(id: "n1", text: "saved"))
-        let notFound = makeClient(transport: StubTransport { _, _ in .json(#"{"message": "not_found"}"#, statusCode: 404) }) { $0.store = store }
-        let offline = makeClient(transport: StubTransport { _, _ in throw URLError(.timedOut) }) { $0.store = store }
+        let notFound = try makeClient(transport: StubTransport { _, _ in .json(#"{"message": "not_found"}"#, statusCode: 404) }) { $0.store = store }
+        let offline = try makeClient(transport: StubTransport { _, _ in throw URLError(.timedOut) }) { $0.store = store }
 
         let served = await outcome(of: notFound.answer(for: Request<Note>(.get, "notes/n1"), offline: .stored(id: "n1")))
         let missing = await outcome(of: offline.answer(for: Request<Note>(.get, "notes/n2"), offline: .stored(id: "n2")))

@@ -14,7 +14,7 @@ final class StubTransportClientTests: XCTestCase {
 
     func test_recordsEveryRequestInOrder() async throws {
         let transport = constantStub(HTTPResponse(statusCode: 204))
-        let client = makeClient(transport: transport)
+        let client = try makeClient(transport: transport)
         try await client.send(Request<Void>(.delete, "reviews/1")).value
         try await client.send(Request<Void>(.put, "reviews/2")).value
         XCTAssertEqual(transport.requests.map(\.httpMethod), ["DELETE", "PUT"])
@@ -33,7 +33,7 @@ final class StubTransportClientTests: XCTestCase {
             bodies.append(body)
             return HTTPResponse(statusCode: 204)
         }
-        let client = makeClient(transport: transport)
+        let client = try makeClient(transport: transport)
         try await client.send(Request<Void>(.post, "notes", body: .data(Data("hi".utf8), contentType: "text/plain"))).value
         try await client.send(Request<Void>(.get, "notes")).value
         XCTAssertEqual(bodies.events, [.data(Data("hi".utf8)), nil])
@@ -58,7 +58,7 @@ final class StubTransportClientTests: XCTestCase {
             let id = request.url?.lastPathComponent ?? "0"
             return .json(#"{"id":\#(id),"name":"n","ordersum":1,"subtotal":1,"bikou":""}"#)
         }
-        let client = makeClient(transport: transport)
+        let client = try makeClient(transport: transport)
         let ids = try await withThrowingTaskGroup(of: Int.self) { group in
             for id in 1...50 {
                 group.addTask { try await client.send(Request<Order>(.get, "orders/\(id)")).value.id }
@@ -97,8 +97,8 @@ final class StubTransportClientTests: XCTestCase {
 
     // MARK: Failures
 
-    func test_thrownURLError_failsTheCallAsATransportError() async {
-        let client = makeClient(transport: StubTransport { _, _ in throw URLError(.cannotConnectToHost) })
+    func test_thrownURLError_failsTheCallAsATransportError() async throws {
+        let client = try makeClient(transport: StubTransport { _, _ in throw URLError(.cannotConnectToHost) })
         let error = await awaitError(client.send(Request<Order>(.get, "orders/1")))
         guard let matched = error as? APIError, matched.kind == .transport else {
             return XCTFail("expected transport, got \(String(describing: error))")
@@ -113,14 +113,14 @@ final class StubTransportClientTests: XCTestCase {
         )
     }
 
-    func test_thrownNonURLError_reachesTheCallerUnchanged() async {
-        let client = makeClient(transport: StubTransport { _, _ in throw AdapterFailure(code: 9) })
+    func test_thrownNonURLError_reachesTheCallerUnchanged() async throws {
+        let client = try makeClient(transport: StubTransport { _, _ in throw AdapterFailure(code: 9) })
         let error = await awaitError(client.send(Request<Order>(.get, "orders/1")))
         XCTAssertEqual(error as? AdapterFailure, AdapterFailure(code: 9))
     }
 
-    func test_responseStatus_reachesValidation() async {
-        let client = makeClient(transport: constantStub(.json(#"{"message":"no such order"}"#, statusCode: 404)))
+    func test_responseStatus_reachesValidation() async throws {
+        let client = try makeClient(transport: constantStub(.json(#"{"message":"no such order"}"#, statusCode: 404)))
         let error = await awaitError(client.send(Request<Order>(.get, "orders/99")))
         guard let matched = error as? APIError, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(String(describing: error))")
@@ -132,8 +132,8 @@ final class StubTransportClientTests: XCTestCase {
     // MARK: The response size limit
 
     /// A transport that hands back more than the limit (it read it all) is still held to it.
-    func test_bodyOverTheLimit_failsAsResponseTooLarge_whateverTheTransport() async {
-        let client = makeClient(transport: constantStub(HTTPResponse(statusCode: 200, body: Data(count: 11)))) {
+    func test_bodyOverTheLimit_failsAsResponseTooLarge_whateverTheTransport() async throws {
+        let client = try makeClient(transport: constantStub(HTTPResponse(statusCode: 200, body: Data(count: 11)))) {
             $0.maximumResponseSize = 10
         }
         let error = await awaitError(client.send(Request<Data>(.get, "big"))) as? APIError
@@ -143,7 +143,7 @@ final class StubTransportClientTests: XCTestCase {
     }
 
     func test_bodyOfExactlyTheLimit_passes() async throws {
-        let client = makeClient(transport: constantStub(HTTPResponse(statusCode: 200, body: Data(count: 10)))) {
+        let client = try makeClient(transport: constantStub(HTTPResponse(statusCode: 200, body: Data(count: 10)))) {
             $0.maximumResponseSize = 10
         }
         let body = try await client.send(Request<Data>(.get, "big")).value
@@ -151,17 +151,17 @@ final class StubTransportClientTests: XCTestCase {
     }
 
     /// A transport that stops reading reports it with the URLError the protocol names.
-    func test_transportsDataLengthExceedsMaximum_failsAsResponseTooLarge() async {
-        let client = makeClient(transport: StubTransport { _, _ in throw URLError(.dataLengthExceedsMaximum) })
+    func test_transportsDataLengthExceedsMaximum_failsAsResponseTooLarge() async throws {
+        let client = try makeClient(transport: StubTransport { _, _ in throw URLError(.dataLengthExceedsMaximum) })
         let error = await awaitError(client.send(Request<Data>(.get, "big"))) as? APIError
         XCTAssertEqual(error?.kind, .responseTooLarge)
         XCTAssertEqual(error?.maximumResponseSize, Client.Configuration.defaultMaximumResponseSize)
         XCTAssertTrue(error?.description.hasSuffix("maximumResponseSize of 32 MiB; the transfer was stopped.") == true)
     }
 
-    func test_clientHandsItsLimitToTheTransport() {
+    func test_clientHandsItsLimitToTheTransport() throws {
         let transport = ManualTransport()
-        let client = makeClient(transport: transport) { $0.maximumResponseSize = 1234 }
+        let client = try makeClient(transport: transport) { $0.maximumResponseSize = 1234 }
         let call = client.send(Request<Data>(.get, "big"))
         XCTAssertEqual(transport.count, 1)
         XCTAssertEqual(transport.exchange(0).options.maximumResponseSize, 1234)

@@ -9,8 +9,8 @@ import XCTest
 /// Status codes, content types and decoding failures, as the client validates them.
 final class ValidationClientTests: XCTestCase {
 
-    private func apiError<E: Endpoint>(_ endpoint: E, answering response: HTTPResponse) async -> APIError? {
-        let client = makeClient(transport: constantStub(response), retriers: [])
+    private func apiError<E: Endpoint>(_ endpoint: E, answering response: HTTPResponse) async throws -> APIError? {
+        let client = try makeClient(transport: constantStub(response), retriers: [])
         let error = await awaitError(client.send(endpoint))
         XCTAssertNotNil(error as? APIError, "expected an APIError, got \(String(describing: error))")
         return error as? APIError
@@ -24,8 +24,8 @@ final class ValidationClientTests: XCTestCase {
 
     // MARK: Status
 
-    func test_422WithMessage_isUnacceptableStatusWithTheServersMessage() async {
-        let error = await apiError(postReview(), answering: ratingError)
+    func test_422WithMessage_isUnacceptableStatusWithTheServersMessage() async throws {
+        let error = try await apiError(postReview(), answering: ratingError)
         guard let matched = error, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(String(describing: error))")
         }
@@ -38,17 +38,17 @@ final class ValidationClientTests: XCTestCase {
         XCTAssertEqual(message, "rating must be between 1 and 5")
     }
 
-    func test_422Description_isTheExactSentence() async {
-        let error = await apiError(postReview(), answering: ratingError)
+    func test_422Description_isTheExactSentence() async throws {
+        let error = try await apiError(postReview(), answering: ratingError)
         XCTAssertEqual(
             error?.description,
             #"POST /facilities/1/reviews failed: the server answered 422 Unprocessable Content ("rating must be between 1 and 5")."#
         )
     }
 
-    func test_statusIsCheckedBeforeContentType() async {
+    func test_statusIsCheckedBeforeContentType() async throws {
         let response = HTTPResponse(statusCode: 500, headers: ["Content-Type": "text/html"], body: Data("<h1>oops</h1>".utf8))
-        let error = await apiError(Request<Order>(.get, "orders/1"), answering: response)
+        let error = try await apiError(Request<Order>(.get, "orders/1"), answering: response)
         guard let matched = error, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(String(describing: error))")
         }
@@ -60,15 +60,15 @@ final class ValidationClientTests: XCTestCase {
     func test_customAcceptableStatusCodes_acceptAListedErrorStatus() async throws {
         var endpoint = Request<Order>(.get, "orders/1")
         endpoint.acceptableStatusCodes = 200..<500
-        let client = makeClient(transport: constantStub(.json(Fixtures.orderJSON, statusCode: 404)))
+        let client = try makeClient(transport: constantStub(.json(Fixtures.orderJSON, statusCode: 404)))
         let order = try await client.send(endpoint).value
         XCTAssertEqual(order, Fixtures.order)
     }
 
-    func test_customAcceptableStatusCodes_rejectAnUnlistedSuccessStatus() async {
+    func test_customAcceptableStatusCodes_rejectAnUnlistedSuccessStatus() async throws {
         var endpoint = Request<Order>(.post, "orders")
         endpoint.acceptableStatusCodes = 201..<202
-        let error = await apiError(endpoint, answering: .json(Fixtures.orderJSON, statusCode: 200))
+        let error = try await apiError(endpoint, answering: .json(Fixtures.orderJSON, statusCode: 200))
         guard let matched = error, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(String(describing: error))")
         }
@@ -78,9 +78,9 @@ final class ValidationClientTests: XCTestCase {
 
     // MARK: Content type
 
-    func test_htmlForADecodable_isUnacceptableContentType() async {
+    func test_htmlForADecodable_isUnacceptableContentType() async throws {
         let response = HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Data("<html>".utf8))
-        let error = await apiError(Request<Order>(.get, "orders/1"), answering: response)
+        let error = try await apiError(Request<Order>(.get, "orders/1"), answering: response)
         guard let matched = error, matched.kind == .unacceptableContentType else {
             return XCTFail("expected unacceptableContentType, got \(String(describing: error))")
         }
@@ -92,21 +92,21 @@ final class ValidationClientTests: XCTestCase {
         XCTAssertEqual(acceptable, ["application/json", "application/*+json"])
     }
 
-    func test_unacceptableContentType_descriptionNamesWhatCameAndWhatIsAccepted() async {
+    func test_unacceptableContentType_descriptionNamesWhatCameAndWhatIsAccepted() async throws {
         let response = HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/html"], body: Data("<html>".utf8))
-        let error = await apiError(Request<Order>(.get, "orders/1"), answering: response)
-        XCTAssertEqual(error?.description, #"GET /orders/1 returned "text/html", but the endpoint accepts application/json, application/*+json."#)
+        let error = try await apiError(Request<Order>(.get, "orders/1"), answering: response)
+        XCTAssertEqual(error?.description, #"GET /orders/1 returned "text/html", but the endpoint accepts application/json, application/*+json (body starts with <html>)."#)
     }
 
-    func test_missingContentTypeForADecodable_isUnacceptableContentTypeWithNil() async {
+    func test_missingContentTypeForADecodable_isUnacceptableContentTypeWithNil() async throws {
         let response = HTTPResponse(statusCode: 200, body: Data(Fixtures.orderJSON.utf8))
-        let error = await apiError(Request<Order>(.get, "orders/1"), answering: response)
+        let error = try await apiError(Request<Order>(.get, "orders/1"), answering: response)
         guard let matched = error, matched.kind == .unacceptableContentType else {
             return XCTFail("expected unacceptableContentType, got \(String(describing: error))")
         }
         let contentType = matched.contentType
         XCTAssertNil(contentType)
-        XCTAssertEqual(error?.description, "GET /orders/1 returned no Content-Type, but the endpoint accepts application/json, application/*+json.")
+        XCTAssertTrue(error?.description.hasPrefix(#"GET /orders/1 returned no Content-Type, but the endpoint accepts application/json, application/*+json (body starts with {"id":1,"#) ?? false, "\(String(describing: error))")
     }
 
     func test_problemJSON_isAcceptedByTheStarPlusJSONPattern() async throws {
@@ -123,10 +123,10 @@ final class ValidationClientTests: XCTestCase {
         XCTAssertEqual(order, Fixtures.order)
     }
 
-    func test_customAcceptableContentTypes_areEnforced() async {
+    func test_customAcceptableContentTypes_areEnforced() async throws {
         var endpoint = Request<Order>(.get, "orders/1")
         endpoint.acceptableContentTypes = ["application/vnd.orders+json"]
-        let error = await apiError(endpoint, answering: .json(Fixtures.orderJSON))
+        let error = try await apiError(endpoint, answering: .json(Fixtures.orderJSON))
         guard let matched = error, matched.kind == .unacceptableContentType else {
             return XCTFail("expected unacceptableContentType, got \(String(describing: error))")
         }
@@ -140,8 +140,8 @@ final class ValidationClientTests: XCTestCase {
 
     private let orderWithoutSubtotal = #"{"id":7,"name":"Smith","ordersum":2,"bikou":""}"#
 
-    func test_missingKey_isDecodingFailedNamingTypeAndKey() async {
-        let error = await apiError(Request<Order>(.get, "orders/7"), answering: .json(orderWithoutSubtotal))
+    func test_missingKey_isDecodingFailedNamingTypeAndKey() async throws {
+        let error = try await apiError(Request<Order>(.get, "orders/7"), answering: .json(orderWithoutSubtotal))
         guard let matched = error, matched.kind == .decodingFailed else {
             return XCTFail("expected decodingFailed, got \(String(describing: error))")
         }
@@ -157,17 +157,17 @@ final class ValidationClientTests: XCTestCase {
         XCTAssertEqual(reason, #"key "subtotal" is missing"#)
     }
 
-    func test_missingKey_descriptionNamesTypeKeyAndBodyStart() async {
-        let error = await apiError(Request<Order>(.get, "orders/7"), answering: .json(orderWithoutSubtotal))
+    func test_missingKey_descriptionNamesTypeKeyAndBodyStart() async throws {
+        let error = try await apiError(Request<Order>(.get, "orders/7"), answering: .json(orderWithoutSubtotal))
         XCTAssertEqual(
             error?.description,
             #"GET /orders/7 returned a body that does not decode as Order: key "subtotal" is missing (body starts with {"id":7,"name":"Smith","ordersum":2,"bikou":""})."#
         )
     }
 
-    func test_missingKeyInAnArrayElement_namesTheElementsPath() async {
+    func test_missingKeyInAnArrayElement_namesTheElementsPath() async throws {
         let body = "[\(Fixtures.orderJSON),\(orderWithoutSubtotal)]"
-        let error = await apiError(Request<[Order]>(.get, "order_search"), answering: .json(body))
+        let error = try await apiError(Request<[Order]>(.get, "order_search"), answering: .json(body))
         guard let matched = error, matched.kind == .decodingFailed else {
             return XCTFail("expected decodingFailed, got \(String(describing: error))")
         }
@@ -179,9 +179,9 @@ final class ValidationClientTests: XCTestCase {
         XCTAssertEqual(reason, #"key "subtotal" is missing"#)
     }
 
-    func test_typeMismatch_namesTheFieldsPath() async {
+    func test_typeMismatch_namesTheFieldsPath() async throws {
         let body = #"{"id":"seven","name":"Smith","ordersum":2,"subtotal":1,"bikou":""}"#
-        let error = await apiError(Request<Order>(.get, "orders/7"), answering: .json(body))
+        let error = try await apiError(Request<Order>(.get, "orders/7"), answering: .json(body))
         guard let matched = error, matched.kind == .decodingFailed else {
             return XCTFail("expected decodingFailed, got \(String(describing: error))")
         }
@@ -191,9 +191,9 @@ final class ValidationClientTests: XCTestCase {
         XCTAssertTrue(reason.hasPrefix("expected Int: "), reason)
     }
 
-    func test_nullValue_isReportedAsFoundNull() async {
+    func test_nullValue_isReportedAsFoundNull() async throws {
         let body = #"{"id":7,"name":null,"ordersum":2,"subtotal":1,"bikou":""}"#
-        let error = await apiError(Request<Order>(.get, "orders/7"), answering: .json(body))
+        let error = try await apiError(Request<Order>(.get, "orders/7"), answering: .json(body))
         guard let matched = error, matched.kind == .decodingFailed else {
             return XCTFail("expected decodingFailed, got \(String(describing: error))")
         }
@@ -203,9 +203,9 @@ final class ValidationClientTests: XCTestCase {
         XCTAssertEqual(reason, "expected String but found null")
     }
 
-    func test_bodyPreview_isCutAfter120CharactersWithAnEllipsis() async {
+    func test_bodyPreview_isCutAfter120CharactersWithAnEllipsis() async throws {
         let long = #"{"id":7,"name":""# + String(repeating: "x", count: 200) + #""}"#
-        let error = await apiError(Request<Order>(.get, "orders/7"), answering: .json(long))
+        let error = try await apiError(Request<Order>(.get, "orders/7"), answering: .json(long))
         let preview = String(long.prefix(120)) + "..."
         XCTAssertEqual(
             error?.description,

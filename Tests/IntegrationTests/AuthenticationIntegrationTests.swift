@@ -15,10 +15,10 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
     /// An authenticator for `server`'s demo dialect (`token` field), with events recorded.
     private func makeAuthenticator(
         of server: DemoServer? = nil, configure: (inout Authenticator.Configuration) -> Void = { _ in }
-    ) -> (Authenticator, Recorder<AuthenticationEvent.Kind>) {
+    ) throws -> (Authenticator, Recorder<AuthenticationEvent.Kind>) {
         let events = Recorder<AuthenticationEvent.Kind>()
         let target = server ?? self.server!
-        let authenticator = Authenticator(tokenURL: target.baseURL.appending(path: "tokens")) { configuration in
+        let authenticator = try Authenticator(tokenURL: target.baseURL.appending(path: "tokens")) { configuration in
             configuration.fields = TokenResponseFields(accessToken: "token")
             configuration.onEvent = { events.append($0.kind) }
             configure(&configuration)
@@ -27,8 +27,8 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
     }
 
     /// A client of `server` authenticated by `authenticator` alone (no default token).
-    private func makeClient(with authenticator: Authenticator, of server: DemoServer? = nil) -> Client {
-        makeClient(of: server, authorized: false) { $0.interceptors = [authenticator] }
+    private func makeClient(with authenticator: Authenticator, of server: DemoServer? = nil) throws -> Client {
+        try makeClient(of: server, authorized: false) { $0.interceptors = [authenticator] }
     }
 
     /// Sends `count` `GET /orders/:id` at once and returns their outcomes.
@@ -44,7 +44,7 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
     // MARK: Login
 
     func test_logIn_returnsCredentials_andRequestsCarryTheToken() async throws {
-        let (authenticator, events) = makeAuthenticator()
+        let (authenticator, events) = try makeAuthenticator()
         let credentials = try await authenticator.logIn(username: "demo", password: "demo").value
         XCTAssertNotNil(credentials.refreshToken)
         XCTAssertNotNil(credentials.expiresAt)
@@ -57,8 +57,8 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(counted, 2, "the test case's own login, and this one")
     }
 
-    func test_logIn_withAWrongPassword_failsWithTheServersAnswer() async {
-        let (authenticator, _) = makeAuthenticator()
+    func test_logIn_withAWrongPassword_failsWithTheServersAnswer() async throws {
+        let (authenticator, _) = try makeAuthenticator()
         do {
             _ = try await authenticator.logIn(username: "demo", password: "hunter2-not-it").value
             XCTFail("the login succeeded")
@@ -74,7 +74,7 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
     }
 
     func test_logOut_clearsTheCredentials_andRequestsGoWithoutAToken() async throws {
-        let (authenticator, events) = makeAuthenticator()
+        let (authenticator, events) = try makeAuthenticator()
         _ = try await authenticator.logIn(username: "demo", password: "demo").value
         authenticator.logOut()
 
@@ -91,9 +91,9 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
     /// Twenty rounds, each an app that logged in and whose token then expired.
     func test_refreshStorm_sendsOneRefresh_andEveryRequestSucceeds() async throws {
         for round in 1...20 {
-            let (authenticator, _) = makeAuthenticator()
+            let (authenticator, _) = try makeAuthenticator()
             _ = try await authenticator.logIn(username: "demo", password: "demo").value
-            let client = makeClient(with: authenticator)
+            let client = try makeClient(with: authenticator)
             server.expireAccessTokens()
             let results = await sendOrders(1000, through: client)
             let failures = results.filter { if case .failure = $0 { return true } else { return false } }
@@ -107,7 +107,7 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
 
     func test_refusedRefreshToken_failsEveryRequestPromptly_replaysNone_andEndsTheSessionOnce() async throws {
         // A long refresh timeout: a request that waited for it instead of failing would show.
-        let (authenticator, events) = makeAuthenticator { $0.refreshTimeout = .seconds(60) }
+        let (authenticator, events) = try makeAuthenticator { $0.refreshTimeout = .seconds(60) }
         let credentials = try await authenticator.logIn(username: "demo", password: "demo").value
         // Someone else uses the refresh token first: the server rotates it, so ours is refused.
         _ = try await Client(baseURL: server.baseURL) { $0.retryPolicy = nil }
@@ -116,7 +116,7 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
         server.expireAccessTokens()
 
         let monitor = EventRecorder()
-        let client = makeClient(authorized: false) { configuration in
+        let client = try makeClient(authorized: false) { configuration in
             configuration.interceptors = [authenticator]
             configuration.monitors = [monitor]
         }
@@ -145,7 +145,7 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
     func test_tokensExpiringAgainDuringTheReplay_refreshAgain_andEveryRequestSucceeds() async throws {
         let server = self.server!
         let refreshes = Counter()
-        let (authenticator, _) = makeAuthenticator { configuration in
+        let (authenticator, _) = try makeAuthenticator { configuration in
             // Runs after the first refresh is applied and before any request is replayed.
             let earlier = configuration.onEvent
             configuration.onEvent = { event in
@@ -156,7 +156,7 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
         _ = try await authenticator.logIn(username: "demo", password: "demo").value
         server.expireAccessTokens()
         let monitor = EventRecorder()
-        let client = makeClient(of: server, authorized: false) { configuration in
+        let client = try makeClient(of: server, authorized: false) { configuration in
             configuration.interceptors = [authenticator]
             configuration.monitors = [monitor]
         }
@@ -174,9 +174,9 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
 
     func test_theToken_isStrippedFromARedirectToAnotherPort_andKeptOnTheSameOrigin() async throws {
         let serverB = try Self.fixture("B").server
-        let (authenticator, _) = makeAuthenticator()
+        let (authenticator, _) = try makeAuthenticator()
         let credentials = try await authenticator.logIn(username: "demo", password: "demo").value
-        let client = makeClient(with: authenticator)
+        let client = try makeClient(with: authenticator)
 
         let crossOrigin = try await client.send(Demo.redirect(status: 302, to: serverB.baseURL.absoluteString + "/_demo/echo")).value
         let sameOrigin = try await client.send(Demo.redirect(status: 302, to: "/_demo/echo")).value
@@ -188,7 +188,7 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
 
     func test_aClientOfAnotherOrigin_neverReceivesTheToken() async throws {
         let serverB = try Self.fixture("B").server
-        let (authenticator, _) = makeAuthenticator()
+        let (authenticator, _) = try makeAuthenticator()
         _ = try await authenticator.logIn(username: "demo", password: "demo").value
 
         let echo = try await makeClient(with: authenticator, of: serverB).send(Demo.echo()).value
@@ -202,10 +202,10 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
         let folder = FileManager.default.temporaryDirectory.appending(path: "baton-auth-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appending(path: "credentials.json")
-        let (first, _) = makeAuthenticator { $0.store = FileCredentialStore(url: file) }
+        let (first, _) = try makeAuthenticator { $0.store = FileCredentialStore(url: file) }
         let credentials = try await first.logIn(username: "demo", password: "demo").value
 
-        let (second, _) = makeAuthenticator { $0.store = FileCredentialStore(url: file) }
+        let (second, _) = try makeAuthenticator { $0.store = FileCredentialStore(url: file) }
         let order = try await makeClient(with: second).send(Request<Order>(.get, "orders/1")).value
 
         XCTAssertEqual(second.credentials, credentials)
@@ -218,12 +218,12 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
 
     func test_cancelledWaiters_doNotCancelTheRefreshForTheOthers() async throws {
         let held = HeldTransport()
-        let (authenticator, _) = makeAuthenticator { $0.transport = held }
+        let (authenticator, _) = try makeAuthenticator { $0.transport = held }
         held.passes = true
         _ = try await authenticator.logIn(username: "demo", password: "demo").value
         held.passes = false
         server.expireAccessTokens()
-        let client = makeClient(with: authenticator)
+        let client = try makeClient(with: authenticator)
 
         let promises = (0..<1000).map { client.send(Request<Order>(.get, "orders/\($0 % 8 + 1)")) }
         await fulfillment(of: [held.holding], timeout: 30)
@@ -251,21 +251,21 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
         let strict = try DemoServer.start(configuration: settings)
         defer { strict.stop() }
         let events = Recorder<AuthenticationEvent.Kind>()
-        let authenticator = Authenticator(tokenURL: strict.baseURL.appending(path: "tokens")) { configuration in
+        let authenticator = try Authenticator(tokenURL: strict.baseURL.appending(path: "tokens")) { configuration in
             configuration.clientAuthentication = .basic(clientID: "baton app", secret: "s3cr3t:&")
             configuration.expiredToken = .bearerChallenge
             configuration.onEvent = { events.append($0.kind) }
         }
         _ = try await authenticator.logIn(username: "demo", password: "demo").value
         strict.expireAccessTokens()
-        let client = makeClient(of: strict, authorized: false) { $0.interceptors = [authenticator] }
+        let client = try makeClient(of: strict, authorized: false) { $0.interceptors = [authenticator] }
 
         let results = await sendOrders(20, through: client)
 
         XCTAssertTrue(results.allSatisfy { if case .success = $0 { return true } else { return false } }, "\(results)")
         XCTAssertEqual(events.events, [.loggedIn, .refreshed])
 
-        let wrongSecret = Authenticator(tokenURL: strict.baseURL.appending(path: "tokens")) {
+        let wrongSecret = try Authenticator(tokenURL: strict.baseURL.appending(path: "tokens")) {
             $0.clientAuthentication = .basic(clientID: "baton app", secret: "wrong")
         }
         do {
@@ -284,7 +284,7 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
         let tokens = try await login(on: server)
         // Saved credentials whose known expiry has passed: the first request renews them first.
         let saved = Credentials(accessToken: tokens.token, refreshToken: tokens.refreshToken, expiresAt: Date(timeIntervalSinceNow: -1))
-        let (authenticator, events) = makeAuthenticator { $0.store = InMemoryCredentialStore(saved) }
+        let (authenticator, events) = try makeAuthenticator { $0.store = InMemoryCredentialStore(saved) }
         server.expireAccessTokens()
         serverLog.clear()
 
@@ -297,7 +297,7 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
     func test_proactiveRefreshTurnedOff_waitsForTheServersRefusal() async throws {
         let tokens = try await login(on: server)
         let saved = Credentials(accessToken: tokens.token, refreshToken: tokens.refreshToken, expiresAt: Date(timeIntervalSinceNow: -1))
-        let (authenticator, events) = makeAuthenticator {
+        let (authenticator, events) = try makeAuthenticator {
             $0.store = InMemoryCredentialStore(saved)
             $0.proactiveRefreshMargin = nil
         }

@@ -70,7 +70,7 @@ final class CancellationIntegrationTests: IntegrationTestCase {
         let events = EventRecorder { event in
             if event.kind == .failed { reported.fulfill() }
         }
-        let client = makeClient { $0.monitors = [events] }
+        let client = try makeClient { $0.monitors = [events] }
         let promise = try await sendAndWaitUntilTheServerHasIt(GetOrder(id: 1, fault: "delay=5s"), route: "GET /orders/:id", through: client)
 
         promise.cancel()
@@ -89,7 +89,7 @@ final class CancellationIntegrationTests: IntegrationTestCase {
             if event.kind == .retrying { retrying.fulfill() }
             if event.kind == .attemptStarted, event.attempt == 2 { secondAttempt.fulfill() }
         }
-        let client = makeClient { $0.retryPolicy = .default; $0.monitors = [events] }
+        let client = try makeClient { $0.retryPolicy = .default; $0.monitors = [events] }
         let promise = client.send(GetOrder(id: 1, fault: "status=503;retry-after=1"))
         await fulfillment(of: [retrying], timeout: 3)
 
@@ -112,7 +112,7 @@ final class CancellationIntegrationTests: IntegrationTestCase {
             if event.kind == .retrying { retrying.fulfill() }
             if event.kind == .failed { reported.fulfill() }
         }
-        let client = makeClient { $0.retryPolicy = .default; $0.monitors = [events] }
+        let client = try makeClient { $0.retryPolicy = .default; $0.monitors = [events] }
         let promise = client.send(GetOrder(id: 1, fault: "status=503;retry-after=1"))
         await fulfillment(of: [retrying], timeout: 3)
 

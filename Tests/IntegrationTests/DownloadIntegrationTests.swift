@@ -23,7 +23,7 @@ final class DownloadIntegrationTests: FolderTestCase {
     func test_aDownload_landsInTheFile_withProgressUpToItsSize_pastTheMemoryLimit() async throws {
         let before = try partialFiles()
         let destination = folder.appending(path: "body.json")
-        let client = makeClient { $0.maximumResponseSize = 1 << 20 }
+        let client = try makeClient { $0.maximumResponseSize = 1 << 20 }
         let reported = Locked<[PromiseProgress]>([])
 
         let file = try await client.download(bigBody(8 << 20), to: destination)

@@ -76,7 +76,7 @@ final class EndpointIntegrationTests: IntegrationTestCase {
 
     func test_snakeCaseDecoder_decodesAReviewWithoutCodingKeys() async throws {
         _ = try await client.send(Reviews.post(facilityID: 2, content: "良い", rating: 5)).value
-        let snakeCaseClient = makeClient { $0.decoder.keyDecodingStrategy = .convertFromSnakeCase }
+        let snakeCaseClient = try makeClient { $0.decoder.keyDecodingStrategy = .convertFromSnakeCase }
 
         let review = try await snakeCaseClient.send(Request<SnakeCaseReview>(.get, "reviews/1")).value
 

@@ -11,19 +11,19 @@ import XCTest
 /// faults are in RetryIntegrationTests.)
 final class FaultIntegrationTests: IntegrationTestCase {
     /// A client of the main server that sends the token and never retries.
-    private func singleAttemptClient(monitors: [any ClientMonitor] = []) -> Client {
-        makeClient { $0.retryPolicy = nil; $0.monitors = monitors }
+    private func singleAttemptClient(monitors: [any ClientMonitor] = []) throws -> Client {
+        try makeClient { $0.retryPolicy = nil; $0.monitors = monitors }
     }
 
-    func test_injectedStatus_isUnacceptableStatusWithMessageInjected() async {
-        let error = await apiError(singleAttemptClient().send(GetOrder(id: 1, fault: "status=409")))
+    func test_injectedStatus_isUnacceptableStatusWithMessageInjected() async throws {
+        let error = await apiError(try singleAttemptClient().send(GetOrder(id: 1, fault: "status=409")))
 
         XCTAssertEqual(error?.statusCode, 409)
         XCTAssertEqual(error?.description, #"GET /orders/1 failed: the server answered 409 Conflict ("injected")."#)
     }
 
-    func test_injectedStatus_appliesBeforeAuthentication() async {
-        let client = makeClient(authorized: false) { $0.retryPolicy = nil }
+    func test_injectedStatus_appliesBeforeAuthentication() async throws {
+        let client = try makeClient(authorized: false) { $0.retryPolicy = nil }
 
         let error = await apiError(client.send(GetOrder(id: 1, fault: "status=503")))
 
@@ -36,15 +36,15 @@ final class FaultIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(message, "injected")
     }
 
-    func test_injectedStatusWithRetryAfter_carriesTheHeader() async {
-        let error = await apiError(singleAttemptClient().send(GetOrder(id: 1, fault: "status=503;retry-after=7")))
+    func test_injectedStatusWithRetryAfter_carriesTheHeader() async throws {
+        let error = await apiError(try singleAttemptClient().send(GetOrder(id: 1, fault: "status=503;retry-after=7")))
 
         XCTAssertEqual(error?.statusCode, 503)
         XCTAssertEqual(error?.response?.value(forHeader: "Retry-After"), "7")
     }
 
     func test_timesFault_appliesOnlyToTheFirstRequestsCarryingIt() async throws {
-        let client = singleAttemptClient()
+        let client = try singleAttemptClient()
 
         let first = await apiError(client.send(GetOrder(id: 1, fault: "status=503;times=1")))
         let second = try await client.send(GetOrder(id: 1, fault: "status=503;times=1")).value
@@ -67,7 +67,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     func test_dropFault_failsAsATransportError() async throws {
         let events = EventRecorder()
 
-        let error = await apiError(singleAttemptClient(monitors: [events]).send(GetOrder(id: 1, fault: "drop")))
+        let error = await apiError(try singleAttemptClient(monitors: [events]).send(GetOrder(id: 1, fault: "drop")))
 
         let code = transportCode(error)
         // Observed with libcurl under FoundationNetworking (Swift 6.3.1, Linux): -1011
@@ -78,8 +78,8 @@ final class FaultIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(requests, 1)
     }
 
-    func test_dropFault_describesTheInvalidResponse() async {
-        let error = await apiError(singleAttemptClient().send(GetOrder(id: 1, fault: "drop")))
+    func test_dropFault_describesTheInvalidResponse() async throws {
+        let error = await apiError(try singleAttemptClient().send(GetOrder(id: 1, fault: "drop")))
 
         XCTAssertEqual(error?.description, "GET /orders/1 failed before a response arrived: the server's response was not valid HTTP (URLError.Code -1011).")
     }
@@ -90,7 +90,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     // a fresh connection ("Connection died, retrying a fresh connect"), before Baton hears of it.
 
     func test_getDroppedOnceOnAReusedConnection_isResentByTheTransportAndSucceeds() async throws {
-        let client = singleAttemptClient()
+        let client = try singleAttemptClient()
         _ = try await client.send(GetOrder(id: 1)).value
 
         let order = try await client.send(GetOrder(id: 2, fault: "drop;times=1")).value
@@ -110,7 +110,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     /// attempt of its own: the default retry policy never retries a POST.
     func test_postDroppedOnAReusedConnection_failsWithATypedErrorAfterOneAttemptOfBatons() async throws {
         let recorder = EventRecorder()
-        let client = makeClient { $0.monitors = [recorder] }
+        let client = try makeClient { $0.monitors = [recorder] }
         _ = try await client.send(GetOrder(id: 1)).value
         let started = ContinuousClock.now
 
@@ -137,7 +137,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     // this answer). The two cuts below are on either side of that window.
 
     func test_dropAfter10Bytes_insideTheStatusLine_failsAsATransportError() async throws {
-        let error = await apiError(singleAttemptClient().send(GetOrder(id: 1, fault: "drop-after=10")))
+        let error = await apiError(try singleAttemptClient().send(GetOrder(id: 1, fault: "drop-after=10")))
 
         let code = transportCode(error)
         // Observed: -1011 badServerResponse ("Empty reply from server"), as for `drop`.
@@ -146,7 +146,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
 
     func test_dropAfter130Bytes_insideTheBody_failsAsATransportError() async throws {
         // The answer to GET /orders/1 has a 120-byte head and a 73-byte body.
-        let error = await apiError(singleAttemptClient().send(GetOrder(id: 1, fault: "drop-after=130")))
+        let error = await apiError(try singleAttemptClient().send(GetOrder(id: 1, fault: "drop-after=130")))
 
         let code = transportCode(error)
         // On Linux this arrives as URLError.Code.unknown ("transfer closed with 63 bytes remaining
@@ -160,15 +160,15 @@ final class FaultIntegrationTests: IntegrationTestCase {
         var endpoint = Request<Order>(.get, "orders/1", headers: ["X-Demo-Fault": "drop-after=130"])
         endpoint.tracksDownloadProgress = true
 
-        let error = await apiError(singleAttemptClient().send(endpoint))
+        let error = await apiError(try singleAttemptClient().send(endpoint))
 
         XCTAssertEqual(transportCode(error), .networkConnectionLost)
     }
 
     /// URLSession on Linux honours a request's own timeout only when it was set after the
     /// request was made, so this proves the client's setting reaches the wire.
-    func test_clientTimeout_endsADelayedAnswerAsTimedOut() async {
-        let client = makeClient { $0.retryPolicy = nil; $0.timeout = .seconds(1) }
+    func test_clientTimeout_endsADelayedAnswerAsTimedOut() async throws {
+        let client = try makeClient { $0.retryPolicy = nil; $0.timeout = .seconds(1) }
 
         let error = await apiError(client.send(GetOrder(id: 1, fault: "delay=5s")))
 
@@ -176,8 +176,8 @@ final class FaultIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(transportCode(error), .timedOut)
     }
 
-    func test_badFaultValue_isAnswered400NamingTheValue() async {
-        let error = await apiError(singleAttemptClient().send(GetOrder(id: 1, fault: "delay=soon")))
+    func test_badFaultValue_isAnswered400NamingTheValue() async throws {
+        let error = await apiError(try singleAttemptClient().send(GetOrder(id: 1, fault: "delay=soon")))
 
         guard let matched = error, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(error.map { "\($0)" } ?? "nil")")

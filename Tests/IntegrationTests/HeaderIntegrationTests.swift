@@ -16,7 +16,7 @@ final class HeaderIntegrationTests: IntegrationTestCase {
     }
 
     func test_defaultHeaders_arriveUnderLowerCasedNames() async throws {
-        let client = makeClient { $0.headers["X-Trace"] = "trace-42"; $0.headers["X-Client-Name"] = "integration" }
+        let client = try makeClient { $0.headers["X-Trace"] = "trace-42"; $0.headers["X-Client-Name"] = "integration" }
 
         let echo = try await client.send(Demo.echo()).value
 
@@ -26,7 +26,7 @@ final class HeaderIntegrationTests: IntegrationTestCase {
     }
 
     func test_endpointHeader_overridesTheDefaultHeaderOfTheSameName() async throws {
-        let client = makeClient { $0.headers["X-Trace"] = "from-client" }
+        let client = try makeClient { $0.headers["X-Trace"] = "from-client" }
 
         let echo = try await client.send(Demo.echo(headers: ["X-Trace": "from-endpoint"])).value
 
@@ -38,7 +38,7 @@ final class HeaderIntegrationTests: IntegrationTestCase {
     /// the process's hash seed; sixteen pairs all come out right by chance in one run in 65,536.)
     func test_endpointHeader_overridesTheDefaultHeader_whateverTheCaseOfItsName() async throws {
         let names = (0..<16).map { "X-Case-\($0)" }
-        let client = makeClient { configuration in
+        let client = try makeClient { configuration in
             for name in names { configuration.headers[name] = "from-client" }
         }
         let overrides = Dictionary(uniqueKeysWithValues: names.map { ($0.lowercased(), "from-endpoint") })
@@ -56,7 +56,7 @@ final class HeaderIntegrationTests: IntegrationTestCase {
     }
 
     func test_configuredUserAgent_replacesBatons() async throws {
-        let client = makeClient { $0.userAgent = "DemoApp/1.0 (Baton)" }
+        let client = try makeClient { $0.userAgent = "DemoApp/1.0 (Baton)" }
 
         let echo = try await client.send(Demo.echo()).value
 
@@ -71,7 +71,7 @@ final class HeaderIntegrationTests: IntegrationTestCase {
 
     func test_bearerTokenAdapter_authorizesTheRequest() async throws {
         let token = self.token!
-        let client = makeClient(authorized: false) { $0.adapters = [BearerTokenAdapter { token }] }
+        let client = try makeClient(authorized: false) { $0.adapters = [BearerTokenAdapter { token }] }
 
         let echo = try await client.send(Demo.echo()).value
         let order = try await client.send(GetOrder(id: 3)).value
@@ -81,7 +81,7 @@ final class HeaderIntegrationTests: IntegrationTestCase {
     }
 
     func test_jsonBody_arrivesWithItsContentTypeAndExactBytes() async throws {
-        let client = makeClient { $0.encoder.outputFormatting = [.sortedKeys] }
+        let client = try makeClient { $0.encoder.outputFormatting = [.sortedKeys] }
         let expected = Data(#"{"content":"良い","rating":5}"#.utf8)
 
         let echo = try await client.send(Demo.echo(.post, body: .json(NewReview(content: "良い", rating: 5)))).value

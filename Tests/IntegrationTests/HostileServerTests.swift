@@ -32,8 +32,8 @@ final class HostileServerTests: IntegrationTestCase {
     /// With no handler for challenges, FoundationNetworking left a 401 carrying
     /// `WWW-Authenticate: Basic` pending forever. Baton sends credentials itself (adapters), so
     /// every challenge is answered with none and the 401 completes the call.
-    func test_401WithAChallenge_completesTheCall_forEverySchemeOnGETAndPOST() async {
-        let client = makeClient { $0.retryPolicy = nil }
+    func test_401WithAChallenge_completesTheCall_forEverySchemeOnGETAndPOST() async throws {
+        let client = try makeClient { $0.retryPolicy = nil }
         for scheme in ["Basic", "Digest", "Negotiate", "NTLM", "Bearer"] {
             let fault = "status=401;challenge=\(scheme)"
             let get = await settledError(client.send(GetOrder(id: 1, fault: fault)))
@@ -48,8 +48,8 @@ final class HostileServerTests: IntegrationTestCase {
 
     /// The idle timeout restarts with every byte, so a slow server could hold a call as long as it
     /// liked; the deadline bounds the whole call.
-    func test_deadline_failsACallTheServerHoldsBack_andSaysSo() async {
-        let client = makeClient { $0.retryPolicy = nil; $0.deadline = .milliseconds(500) }
+    func test_deadline_failsACallTheServerHoldsBack_andSaysSo() async throws {
+        let client = try makeClient { $0.retryPolicy = nil; $0.deadline = .milliseconds(500) }
 
         let error = await settledError(client.send(GetOrder(id: 1, fault: "delay=30s")))
 
@@ -58,8 +58,8 @@ final class HostileServerTests: IntegrationTestCase {
         XCTAssertEqual(error?.description, "GET /orders/1 did not finish within its deadline of 0.5 seconds; the request was cancelled.")
     }
 
-    func test_deadline_endsAWaitBeforeARetry() async {
-        let client = makeClient { $0.retryPolicy = .default; $0.deadline = .milliseconds(500) }
+    func test_deadline_endsAWaitBeforeARetry() async throws {
+        let client = try makeClient { $0.retryPolicy = .default; $0.deadline = .milliseconds(500) }
 
         let error = await settledError(client.send(GetOrder(id: 1, fault: "status=503;retry-after=30")))
 
@@ -69,7 +69,7 @@ final class HostileServerTests: IntegrationTestCase {
     }
 
     func test_deadline_doesNotTouchACallThatFinishesInTime() async throws {
-        let client = makeClient { $0.deadline = .seconds(30) }
+        let client = try makeClient { $0.deadline = .seconds(30) }
 
         let order = try await client.send(GetOrder(id: 1)).value
 
@@ -94,8 +94,8 @@ final class HostileServerTests: IntegrationTestCase {
     }
 
     /// A body declared longer than the limit is refused at its first bytes, not read whole.
-    func test_responseDeclaredOverTheLimit_failsAsResponseTooLarge_havingKeptNoMoreThanTheLimit() async {
-        let client = makeClient { $0.maximumResponseSize = 1 << 20 }
+    func test_responseDeclaredOverTheLimit_failsAsResponseTooLarge_havingKeptNoMoreThanTheLimit() async throws {
+        let client = try makeClient { $0.maximumResponseSize = 1 << 20 }
         let call = client.send(oversized(8 << 20))
         let most = mostReported(by: call)
 
@@ -109,8 +109,8 @@ final class HostileServerTests: IntegrationTestCase {
 
     /// 4 MiB squeezed by gzip into about 25 KiB, under a limit of 256 KiB: only counting the
     /// inflated bytes as they arrive catches it.
-    func test_gzipBomb_isStoppedAtTheLimitOfInflatedBytes() async {
-        let client = makeClient { $0.maximumResponseSize = 256 << 10 }
+    func test_gzipBomb_isStoppedAtTheLimitOfInflatedBytes() async throws {
+        let client = try makeClient { $0.maximumResponseSize = 256 << 10 }
         let call = client.send(oversized(4 << 20, gzip: true))
         let most = mostReported(by: call)
 
@@ -122,7 +122,7 @@ final class HostileServerTests: IntegrationTestCase {
     }
 
     func test_responseOfExactlyTheLimit_arrivesWhole() async throws {
-        let client = makeClient { $0.maximumResponseSize = 1 << 20 }
+        let client = try makeClient { $0.maximumResponseSize = 1 << 20 }
 
         let body = try await client.send(oversized(1 << 20)).value
 
@@ -131,7 +131,7 @@ final class HostileServerTests: IntegrationTestCase {
 
     /// A server that sends too much sends too much again: the default policy does not retry.
     func test_responseTooLarge_isNotRetried() async throws {
-        let client = makeClient { $0.maximumResponseSize = 1 << 20; $0.retryPolicy = .default }
+        let client = try makeClient { $0.maximumResponseSize = 1 << 20; $0.retryPolicy = .default }
 
         let error = await settledError(client.send(GetOrder(id: 1, fault: "body-bytes=2097152")))
 
@@ -151,7 +151,7 @@ final class HostileServerTests: IntegrationTestCase {
         var base = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
         base.user = "demo"
         base.password = "MARK-basepw"
-        let client = Client(baseURL: base.url!) { configuration in
+        let client = try Client(baseURL: base.url!) { configuration in
             configuration.retryPolicy = nil
             configuration.headers = ["X-Auth-Token": "MARK-xauth", "Cookie": "s=MARK-cookie", "X-Api-Key": "MARK-apikey"]
             configuration.adapters = [BearerTokenAdapter { "MARK-bearer" }]

@@ -56,7 +56,7 @@ final class ImageLoaderIntegrationTests: FolderTestCase {
 
     func test_fiftyLoadsOfOneImage_makeOneRequest_andCancellingFortyNineStillDeliversTheLast() async throws {
         let release = DispatchSemaphore(value: 0)
-        let held = makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let held = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
         let loader = ImageLoader(client: held)
 
         let loads = (0..<50).map { _ in loader.load(photoURL) }
@@ -81,7 +81,7 @@ final class ImageLoaderIntegrationTests: FolderTestCase {
 
     func test_cancellingEveryLoad_cancelsTheRequest_andALaterLoadStartsAnew() async throws {
         let release = DispatchSemaphore(value: 0)
-        let held = makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let held = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
         let loader = ImageLoader(client: held)
 
         let loads = (0..<3).map { _ in loader.load(photoURL) }

@@ -36,7 +36,7 @@ class IntegrationTestCase: XCTestCase {
         try await reset(server)
         serverLog.clear()
         token = try await login(on: server).token
-        client = makeClient()
+        client = try makeClient()
     }
 
     override class func tearDown() {
@@ -83,18 +83,18 @@ class IntegrationTestCase: XCTestCase {
     func makeClient(
         of server: DemoServer? = nil, authorized: Bool = true,
         configure: (inout Client.Configuration) -> Void = { _ in }
-    ) -> Client {
+    ) throws -> Client {
         let target = server ?? self.server!
         var configuration = Client.Configuration(baseURL: target.baseURL)
         if authorized, let token { configuration.headers["Authorization"] = "Bearer \(token)" }
         configuration.retryPolicy = Self.fastRetries
         configure(&configuration)
-        return Client(configuration: configuration)
+        return try Client(configuration: configuration)
     }
 
     /// A client without a token or retries, for the `/_demo/*` routes.
-    private func demoClient(of server: DemoServer) -> Client {
-        Client(baseURL: server.baseURL) { $0.retryPolicy = nil }
+    private func demoClient(of server: DemoServer) throws -> Client {
+        try Client(baseURL: server.baseURL) { $0.retryPolicy = nil }
     }
 
     /// `POST /_demo/reset`: back to the seed's data, no tokens, no stats.

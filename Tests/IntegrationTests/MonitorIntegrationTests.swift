@@ -11,7 +11,7 @@ import XCTest
 final class MonitorIntegrationTests: IntegrationTestCase {
     func test_successfulCall_isReportedStartedAttemptSucceeded() async throws {
         let events = EventRecorder()
-        let client = makeClient { $0.monitors = [events] }
+        let client = try makeClient { $0.monitors = [events] }
 
         _ = try await client.send(GetOrder(id: 1)).value
 
@@ -20,7 +20,7 @@ final class MonitorIntegrationTests: IntegrationTestCase {
 
     func test_retriedCall_isReportedWithItsRetry() async throws {
         let events = EventRecorder()
-        let client = makeClient { $0.monitors = [events] }
+        let client = try makeClient { $0.monitors = [events] }
 
         _ = try await client.send(FindOrders(name: "山田").with(fault: "status=502;times=1")).value
 
@@ -32,7 +32,7 @@ final class MonitorIntegrationTests: IntegrationTestCase {
 
     func test_failedCall_isReportedFailedWithItsError() async throws {
         let events = EventRecorder()
-        let client = makeClient { $0.monitors = [events] }
+        let client = try makeClient { $0.monitors = [events] }
 
         _ = await apiError(client.send(Reviews.post(facilityID: 1, content: "", rating: 0)))
 
@@ -41,7 +41,7 @@ final class MonitorIntegrationTests: IntegrationTestCase {
 
     func test_succeededEvent_arrivesBeforeThePromiseSettles() async throws {
         let events = EventRecorder()
-        let client = makeClient { $0.monitors = [events] }
+        let client = try makeClient { $0.monitors = [events] }
         let labelsWhenSettled = Locked<[String]>([])
 
         _ = try await client.send(GetOrder(id: 1))
@@ -54,7 +54,7 @@ final class MonitorIntegrationTests: IntegrationTestCase {
     func test_attemptStarted_carriesTheRequestAsSentAfterAdapters() async throws {
         let events = EventRecorder()
         let token = self.token!
-        let client = makeClient(authorized: false) { configuration in
+        let client = try makeClient(authorized: false) { configuration in
             configuration.adapters = [BearerTokenAdapter { token }, HeadersAdapter(["X-Attempt-Tag": "tagged"])]
             configuration.monitors = [events]
         }
@@ -74,7 +74,7 @@ final class MonitorIntegrationTests: IntegrationTestCase {
         let lines = Locked<[String]>([])
         let logging = LoggingMonitor(showsAttempts: true) { line in lines.withLock { $0.append(line) } }
         let session = Locked<String?>(nil)
-        let client = makeClient(authorized: false) { configuration in
+        let client = try makeClient(authorized: false) { configuration in
             configuration.adapters = [BearerTokenAdapter { session.value }]
             configuration.monitors = [logging]
         }
@@ -97,7 +97,7 @@ final class MonitorIntegrationTests: IntegrationTestCase {
 
     func test_loggingMonitor_writesOneLinePerStepInReadableForm() async throws {
         let lines = Locked<[String]>([])
-        let client = makeClient { $0.monitors = [LoggingMonitor { line in lines.withLock { $0.append(line) } }] }
+        let client = try makeClient { $0.monitors = [LoggingMonitor { line in lines.withLock { $0.append(line) } }] }
 
         _ = try await client.send(GetOrder(id: 1, fault: "status=503;times=1")).value
         _ = await apiError(client.send(GetOrder(id: 999)))
@@ -118,7 +118,7 @@ final class MonitorIntegrationTests: IntegrationTestCase {
     /// (`--data-raw`), secret fields hidden.
     func test_loggingMonitor_logsAPostsBodyRedacted() async throws {
         let lines = Locked<[String]>([])
-        let client = makeClient(authorized: false) { configuration in
+        let client = try makeClient(authorized: false) { configuration in
             configuration.monitors = [LoggingMonitor(showsAttempts: true) { line in lines.withLock { $0.append(line) } }]
         }
 

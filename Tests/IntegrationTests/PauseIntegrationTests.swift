@@ -85,7 +85,7 @@ final class PauseIntegrationTests: IntegrationTestCase {
         form.addFile(image)
         let photo = try await client.send(Photos.upload(reviewID: review.id, form)).value
         let release = DispatchSemaphore(value: 0)
-        let heldClient = makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let heldClient = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
         let reported = Locked<[PromiseProgress]>([])
 
         let download = heldClient.send(Photos.download(id: photo.id))
@@ -108,7 +108,7 @@ final class PauseIntegrationTests: IntegrationTestCase {
         var form = Multipart()
         form.addFile(image)
         let release = DispatchSemaphore(value: 0)
-        let heldClient = makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let heldClient = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
         let reported = Locked<[PromiseProgress]>([])
         let upload = heldClient.send(Request<Photo>(.post, "reviews/\(review.id)/photos", headers: ["X-Demo-Fault": "delay=1s"],
                                                     body: .data(form.body, contentType: form.contentType)))

@@ -88,7 +88,7 @@ final class ProgressIntegrationTests: IntegrationTestCase {
         let reported = Locked<[PromiseProgress]>([])
         // Watched before the request can start, so that its one report cannot come first.
         let release = DispatchSemaphore(value: 0)
-        let heldClient = makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let heldClient = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
 
         let download = heldClient.send(Photos.download(id: photo.id, tracksProgress: false))
             .progress { progress in reported.withLock { $0.append(progress) } }

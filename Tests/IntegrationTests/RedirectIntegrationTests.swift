@@ -25,8 +25,8 @@ final class RedirectIntegrationTests: IntegrationTestCase {
 
     /// A client of A sending the token, a cookie, a session token it marks sensitive, and a trace
     /// header that is not a secret.
-    private func clientWithSecrets(configure: (inout Client.Configuration) -> Void = { _ in }) -> Client {
-        makeClient { configuration in
+    private func clientWithSecrets(configure: (inout Client.Configuration) -> Void = { _ in }) throws -> Client {
+        try makeClient { configuration in
             configuration.headers["Cookie"] = "session=s3cr3t"
             configuration.headers["X-Session-Token"] = "session-token-value"
             configuration.headers["X-Trace"] = "trace-7"
@@ -56,7 +56,7 @@ final class RedirectIntegrationTests: IntegrationTestCase {
 
     func test_crossOriginRedirect_dropsTheTokenOfABearerTokenAdapter() async throws {
         let token = self.token!
-        let client = makeClient(authorized: false) { $0.adapters = [BearerTokenAdapter { token }] }
+        let client = try makeClient(authorized: false) { $0.adapters = [BearerTokenAdapter { token }] }
 
         let echo = try await client.send(Demo.redirect(status: 301, to: echoOnB)).value
 
@@ -97,7 +97,7 @@ final class RedirectIntegrationTests: IntegrationTestCase {
     private let jsonBody = Data(#"{"content":"リダイレクト後も同じ本文","rating":4,"tags":["a","b"]}"#.utf8)
 
     func test_307And308_postWithJSONBody_arrivesOnBAsPostWithTheSameBody_whenBodiesMayCrossOrigins() async throws {
-        let client = clientWithSecrets { $0.redirects.sendsBodyAcrossOrigins = true }
+        let client = try clientWithSecrets { $0.redirects.sendsBodyAcrossOrigins = true }
         for status in [307, 308] {
             let echo = try await client.send(Demo.redirect(.post, status: status, to: echoOnB,
                                                            body: .data(jsonBody, contentType: "application/json"))).value
@@ -112,7 +112,7 @@ final class RedirectIntegrationTests: IntegrationTestCase {
 
     /// Credentials stay behind even when the body may follow, on 307 and 308 alike.
     func test_307And308AcrossOrigins_withTheBodyAllowed_carryNoCredentials() async throws {
-        let client = clientWithSecrets { $0.redirects.sendsBodyAcrossOrigins = true }
+        let client = try clientWithSecrets { $0.redirects.sendsBodyAcrossOrigins = true }
         for status in [307, 308] {
             let echo = try await client.send(Demo.redirect(.post, status: status, to: echoOnB,
                                                            body: .data(jsonBody, contentType: "application/json"))).value
@@ -185,7 +185,7 @@ final class RedirectIntegrationTests: IntegrationTestCase {
         var configuration = Client.Configuration(baseURL: server.baseURL)
         configuration.headers = ["X-Api-Key": "k-123", "Authorization": "Bearer \(token!)"]
         configuration.sensitiveHeaders = ["X-Api-Key"]
-        let client = Client(configuration: configuration, transport: URLSessionTransport())
+        let client = try Client(configuration: configuration, transport: URLSessionTransport())
 
         let echo = try await client.send(Demo.redirect(status: 302, to: echoOnB)).value
 
@@ -218,7 +218,7 @@ final class RedirectIntegrationTests: IntegrationTestCase {
         var configuration = Client.Configuration(baseURL: server.baseURL)
         configuration.retryPolicy = nil
         configuration.redirects = .never
-        let client = Client(configuration: configuration)
+        let client = try Client(configuration: configuration)
 
         let error = await apiError(client.send(Demo.redirect(status: 302, to: echoOnB)))
 

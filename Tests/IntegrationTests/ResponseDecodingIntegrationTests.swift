@@ -33,7 +33,7 @@ final class ResponseDecodingIntegrationTests: IntegrationTestCase {
 
     func test_voidResponse_acceptsAn204WithAnEmptyBody() async throws {
         let events = EventRecorder()
-        let client = makeClient { $0.monitors = [events] }
+        let client = try makeClient { $0.monitors = [events] }
 
         try await client.send(Demo.reset).value
 

@@ -12,7 +12,7 @@ import XCTest
 final class RetryIntegrationTests: IntegrationTestCase {
     func test_getFailingOnceWith503_succeedsOnTheRetry() async throws {
         let events = EventRecorder()
-        let client = makeClient { $0.monitors = [events] }
+        let client = try makeClient { $0.monitors = [events] }
 
         let order = try await client.send(GetOrder(id: 1, fault: "status=503;times=1")).value
 
@@ -26,7 +26,7 @@ final class RetryIntegrationTests: IntegrationTestCase {
 
     func test_getFailingWith503Always_failsAfterThreeAttempts() async throws {
         let events = EventRecorder()
-        let client = makeClient { $0.monitors = [events] }
+        let client = try makeClient { $0.monitors = [events] }
 
         let error = await apiError(client.send(GetOrder(id: 1, fault: "status=503")))
 
@@ -44,7 +44,7 @@ final class RetryIntegrationTests: IntegrationTestCase {
 
     func test_retryAfterOneSecond_delaysTheRetryByASecond() async throws {
         let events = EventRecorder()
-        let client = makeClient { $0.retryPolicy = .default; $0.monitors = [events] }
+        let client = try makeClient { $0.retryPolicy = .default; $0.monitors = [events] }
 
         let order = try await client.send(GetOrder(id: 1, fault: "status=503;retry-after=1;times=1")).value
 
@@ -79,7 +79,7 @@ final class RetryIntegrationTests: IntegrationTestCase {
 
     func test_getWithConnectionDroppedOnce_succeedsOnTheRetry() async throws {
         let events = EventRecorder()
-        let client = makeClient { $0.monitors = [events] }
+        let client = try makeClient { $0.monitors = [events] }
 
         let order = try await client.send(GetOrder(id: 1, fault: "drop;times=1")).value
 
@@ -124,7 +124,7 @@ final class RetryIntegrationTests: IntegrationTestCase {
     func test_retriedAttempt_isAdaptedAgain() async throws {
         let tokens = Locked<[String]>([])
         let token = self.token!
-        let client = makeClient(authorized: false) { configuration in
+        let client = try makeClient(authorized: false) { configuration in
             configuration.adapters = [BearerTokenAdapter {
                 tokens.withLock { $0.append(token) }
                 return token

@@ -54,7 +54,7 @@ final class ReviewPhotosIntegrationTests: IntegrationTestCase {
         let release = DispatchSemaphore(value: 0)
         // Each upload held in its adapter, so the batch's concurrency shows in how many started.
         let started = Counter()
-        let held = makeClient { $0.adapters = [CountingHeldAdapter(started: started, release: release)] }
+        let held = try makeClient { $0.adapters = [CountingHeldAdapter(started: started, release: release)] }
         let batch = held.sendEach((0..<7).map { Self.photo(Multipart.imageBytes(count: 1000), index: $0, to: review.id) })
 
         try await waitUntil { started.value == 3 }
@@ -72,7 +72,7 @@ final class ReviewPhotosIntegrationTests: IntegrationTestCase {
         // Held until the handler is added: progress is a latest-value stream, and a handler added
         // after bytes went would see those first.
         let release = DispatchSemaphore(value: 0)
-        let held = makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let held = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
 
         let batch = held.sendEach(photos).progress { progress in reported.withLock { $0.append(progress) } }
         for _ in photos { release.signal() }

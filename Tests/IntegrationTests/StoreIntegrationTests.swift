@@ -22,7 +22,7 @@ final class StoreIntegrationTests: FolderTestCase {
             let book = try FileEntityStore(folder: URL(fileURLWithPath: role.argument)).read(StoredBook.self, id: 1)
             return try ChildProcess.report(book?.title ?? "no book")
         }
-        let client = makeClient { $0.store = self.store }
+        let client = try makeClient { $0.store = self.store }
 
         let book = try await client.send(Request<StoredBook>(.get, "books/1")).value
 
@@ -57,7 +57,7 @@ final class StoreIntegrationTests: FolderTestCase {
     func test_offline_withTheServerStopped_theBookIsAnsweredFromTheStore() async throws {
         let server = try DemoServer.start()
         let token = try await login(on: server).token
-        let client = Client(baseURL: server.baseURL) { configuration in
+        let client = try Client(baseURL: server.baseURL) { configuration in
             configuration.headers["Authorization"] = "Bearer \(token)"
             configuration.retryPolicy = Self.fastRetries
             configuration.store = self.store

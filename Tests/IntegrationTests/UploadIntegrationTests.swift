@@ -26,7 +26,7 @@ final class UploadIntegrationTests: FolderTestCase {
         let images = (1...3).map { Multipart.imageBytes(count: 200_000 * $0) }
         // Held until `all` follows them: an upload finished before it would count with no size.
         let release = DispatchSemaphore(value: 0)
-        let held = makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let held = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
         let uploads = images.enumerated().map { index, bytes in
             var form = MultipartForm()
             form.append("写真 \(index)", name: "caption")

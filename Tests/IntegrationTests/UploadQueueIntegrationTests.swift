@@ -22,7 +22,7 @@ final class UploadQueueIntegrationTests: FolderTestCase {
         if let role = ChildProcess.role, role.name == "resume" {
             // The child: a new process, with its own client, sends what the parent left.
             let fields = role.argument.split(separator: "|").map(String.init)
-            let client = Client(baseURL: URL(string: fields[0])!) { $0.headers["Authorization"] = "Bearer \(fields[1])" }
+            let client = try Client(baseURL: URL(string: fields[0])!) { $0.headers["Authorization"] = "Bearer \(fields[1])" }
             let queue = UploadQueue(folder: URL(fileURLWithPath: fields[2]), client: client)
             let outcomes = try await queue.send().value
             return try ChildProcess.report(outcomes.map { try $0.decoded(as: Photo.self).sha256 }.joined(separator: ","))

@@ -40,8 +40,8 @@ final class ValidationIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(error?.description, #"POST /facilities/1/reviews failed: the server answered 422 Unprocessable Content ("rating must be between 1 and 5")."#)
     }
 
-    func test_missingToken_is401Unauthorized() async {
-        let client = makeClient(authorized: false)
+    func test_missingToken_is401Unauthorized() async throws {
+        let client = try makeClient(authorized: false)
 
         let error = await apiError(client.send(GetOrder(id: 1)))
 
@@ -78,7 +78,7 @@ final class ValidationIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(contentType, "text/html")
         XCTAssertEqual(acceptable, ["application/json", "application/*+json"])
-        XCTAssertEqual(error?.description, #"GET /orders/1 returned "text/html", but the endpoint accepts application/json, application/*+json."#)
+        XCTAssertTrue(error?.description.hasPrefix(#"GET /orders/1 returned "text/html", but the endpoint accepts application/json, application/*+json (body starts with {"id":1,"#) ?? false, "\(String(describing: error))")
     }
 
     func test_htmlContentType_isAcceptedByADataRequest() async throws {

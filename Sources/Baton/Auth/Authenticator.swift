@@ -72,25 +72,30 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
 
     /// Creates an authenticator for the token endpoint at `tokenURL`, letting `configure` change any
     /// other setting.
-    public convenience init(tokenURL: URL, configure: (inout Configuration) -> Void = { _ in }) {
+    ///
+    /// - Throws: ``ConfigurationError`` when the token URL cannot work.
+    public convenience init(tokenURL: URL, configure: (inout Configuration) -> Void = { _ in }) throws(ConfigurationError) {
         var configuration = Configuration(tokenURL: tokenURL)
         configure(&configuration)
-        self.init(configuration: configuration)
+        try self.init(configuration: configuration)
     }
 
     /// Creates an authenticator. Saved credentials are read from the store when first needed.
-    public convenience init(configuration: Configuration) {
-        self.init(configuration: configuration, clock: { Date() })
+    ///
+    /// - Throws: ``ConfigurationError`` when the token URL cannot work (no scheme, a scheme
+    ///   other than http or https, no host).
+    public convenience init(configuration: Configuration) throws(ConfigurationError) {
+        try self.init(configuration: configuration, clock: { Date() })
     }
 
     /// An authenticator reading the time from `clock`.
-    init(configuration: Configuration, clock: @escaping @Sendable () -> Date) {
+    init(configuration: Configuration, clock: @escaping @Sendable () -> Date) throws(ConfigurationError) {
         self.configuration = configuration
         now = clock
         apiOrigin = Self.origin(of: configuration.apiURL ?? configuration.tokenURL)
         let (base, path) = Self.split(configuration.tokenURL)
         tokenPath = path
-        tokenClient = Client(baseURL: base, transport: configuration.transport) { client in
+        tokenClient = try Client(baseURL: base, transport: configuration.transport) { client in
             client.retryPolicy = nil
             // A redirected token request would carry a password or refresh token elsewhere.
             client.redirects = RedirectPolicy(follows: false)

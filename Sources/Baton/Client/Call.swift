@@ -74,7 +74,7 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
         // attempt starts from nothing reported.
         if number > 1 {
             let restart = prepared.body.map { PromiseProgress(completed: 0, total: $0.length, kind: .bytesSent) }
-            outcome.report(restart ?? PromiseProgress(completed: 0, total: nil, kind: .bytesReceived))
+            report(restart ?? PromiseProgress(completed: 0, total: nil, kind: .bytesReceived))
         }
         let adapters = client.adapters
         // No adapter: no asynchronous hop and no promise for it.
@@ -127,7 +127,7 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
         exchange.subscribe { [self] event in
             switch event {
             case .progress(let progress):
-                outcome.report(progress)
+                report(progress)
             case .settled(let settled):
                 switch Promise<HTTPResponse>.result(of: settled) {
                 case .success(let response) where response.body.count > limit:
@@ -248,12 +248,33 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     }
 
     /// Settles the call, unless it was cancelled first.
-    private func finish(_ result: Result<Output, any Error>, response: HTTPResponse?) {
+    private func finish(_ ending: Result<Output, any Error>, response: HTTPResponse?) {
+        var result = ending
+        // A failure after retries says how many attempts it took, and how long.
+        if case .failure(var error as APIError) = result, error.kind != .cancelled {
+            let attempts = latest.withLock(annotating: self) { $0.number }
+            if attempts > 1 {
+                error.attempts = attempts
+                error.duration = ContinuousClock.now - startedAt
+                result = .failure(error)
+            }
+        }
         // Only monitors read the response back (see `reportOutcome`).
         if let response, !client.configuration.monitors.isEmpty {
             latest.withLock(annotating: self) { $0.response = response }
         }
-        outcome.settle(result)
+        guard let queue = client.configuration.deliveryQueue else {
+            outcome.settle(result)
+            return
+        }
+        let settled = result
+        queue.async { [outcome] in outcome.settle(settled) }
+    }
+
+    /// Reports progress, on the client's delivery queue if it has one.
+    private func report(_ progress: PromiseProgress) {
+        guard let queue = client.configuration.deliveryQueue else { return outcome.report(progress) }
+        queue.async { [outcome] in outcome.report(progress) }
     }
 }
 

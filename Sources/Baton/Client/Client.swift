@@ -48,7 +48,11 @@ public final class Client: Sendable {
     ///   - configuration: The base URL and everything else.
     ///   - transport: What carries requests; by default a ``URLSessionTransport``. Whichever it
     ///     is, the client follows redirects itself, under ``Configuration/redirects``.
-    public init(configuration: Configuration, transport: (any Transport)? = nil) {
+    ///
+    /// - Throws: ``ConfigurationError`` when the base URL cannot work: no scheme (`"localhost"`),
+    ///   a scheme other than http or https, or no host.
+    public init(configuration: Configuration, transport: (any Transport)? = nil) throws(ConfigurationError) {
+        try ConfigurationError.validate(baseURL: configuration.baseURL)
         self.configuration = configuration
         self.builder = RequestBuilder(configuration: configuration)
         self.adapters = configuration.adapters + configuration.interceptors.map { $0 as any RequestAdapter }
@@ -59,10 +63,12 @@ public final class Client: Sendable {
     }
 
     /// Creates a client for `baseURL`, letting `configure` change any other setting.
-    public convenience init(baseURL: URL, transport: (any Transport)? = nil, configure: (inout Configuration) -> Void = { _ in }) {
+    ///
+    /// - Throws: ``ConfigurationError`` when the base URL cannot work (see ``init(configuration:transport:)``).
+    public convenience init(baseURL: URL, transport: (any Transport)? = nil, configure: (inout Configuration) -> Void = { _ in }) throws(ConfigurationError) {
         var configuration = Configuration(baseURL: baseURL)
         configure(&configuration)
-        self.init(configuration: configuration, transport: transport)
+        try self.init(configuration: configuration, transport: transport)
     }
 
     /// Sends `endpoint` and returns a promise of its decoded response.

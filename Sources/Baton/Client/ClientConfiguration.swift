@@ -56,6 +56,12 @@ extension Client {
         /// this, whatever it sends. Default ``defaultMaximumResponseSize``.
         public var maximumResponseSize: Int = Configuration.defaultMaximumResponseSize
 
+        /// The queue the client settles its promises and reports their progress on, such as
+        /// `.main` for an app whose handlers update the screen: handlers added without a queue
+        /// then run there, and so do the steps chained after them. `nil` (the default) settles
+        /// on whichever thread the answer arrived on. A handler added to a promise that has
+        /// already settled still runs at once, on the thread adding it.
+        public var deliveryQueue: DispatchQueue?
         /// Where decoded ``StoredEntity`` values (and arrays of them) are saved, upserted by id,
         /// before their call fulfils; also what ``Client/answer(for:offline:)`` answers from when
         /// the network fails. `nil` (the default) saves nothing.

@@ -39,6 +39,18 @@ public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, Express
         refusal = stringInterpolation.refusal
     }
 
+    /// A path that arrives whole at run time, such as a `next` link or a photo's `url` a server
+    /// sent: taken as a literal is (`/` separators and `%XX` escapes kept, leading `/`s dropped).
+    /// To put a value of your own into a path, interpolate it instead (`"orders/\(id)"`), so that
+    /// it stays one segment.
+    ///
+    /// ```swift
+    /// client.send(Request<Data>(.get, EndpointPath(photo.url)))   // "/photos/12"
+    /// ```
+    public init(_ path: String) {
+        self.init(stringLiteral: path)
+    }
+
     /// A path made of `segments`, each percent-encoded as one segment.
     public init(segments: [String]) {
         encoded = Self.trimmingLeadingSlashes(segments.map(Self.encodeSegment).joined(separator: "/"))

@@ -181,23 +181,24 @@ public final class ImageLoader: Sendable {
         }
         let origin = "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")/"
         let sameOrigin = base.scheme?.lowercased() == scheme && base.host == host && base.port == url.port
-        let client = originClient(origin, sameOrigin: sameOrigin)
+        // An origin made of an http(s) scheme and a host is always a valid base URL.
+        guard let client = originClient(origin, sameOrigin: sameOrigin) else { return nil }
         return Target(key: key, client: client, request: Request(.get, EndpointPath(stringLiteral: components.percentEncodedPath), query: query))
     }
 
     /// A client rooted at `origin`: the app's client's settings on its own origin; a plain client,
     /// sending none of the app's headers or credentials, on any other.
-    private func originClient(_ origin: String, sameOrigin: Bool) -> Client {
+    private func originClient(_ origin: String, sameOrigin: Bool) -> Client? {
         originClients.withLock { clients in
             if let client = clients[origin] { return client }
-            let root = URL(string: origin)!
-            let made: Client
+            guard let root = URL(string: origin) else { return nil }
+            let made: Client?
             if sameOrigin {
                 var configuration = client.configuration
                 configuration.baseURL = root
-                made = Client(configuration: configuration, transport: client.transport)
+                made = try? Client(configuration: configuration, transport: client.transport)
             } else {
-                made = Client(baseURL: root, transport: client.transport) { $0.maximumResponseSize = self.client.configuration.maximumResponseSize }
+                made = try? Client(baseURL: root, transport: client.transport) { $0.maximumResponseSize = self.client.configuration.maximumResponseSize }
             }
             clients[origin] = made
             return made

@@ -92,6 +92,12 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public let deadline: Duration?
     /// The limit the response went past, in bytes (``Kind/responseTooLarge``).
     public let maximumResponseSize: Int?
+    /// How many attempts the call made before failing with this error, when it made more than
+    /// one (retries); `nil` otherwise.
+    public internal(set) var attempts: Int?
+    /// How long the call took, from ``Client/send(_:)`` to this failure, when it made more than
+    /// one attempt; `nil` otherwise.
+    public internal(set) var duration: Duration?
 
     private init(
         _ kind: Kind, _ request: RequestSummary, response: HTTPResponse? = nil, field: String? = nil, reason: String? = nil,
@@ -178,6 +184,14 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     /// Secrets are hidden by the client's ``Client/Configuration/redaction``, and text the server
     /// sent is kept on one line.
     public var description: String {
+        let sentence = summary
+        guard let attempts, attempts > 1, let duration else { return sentence }
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return "\(sentence.dropLast()), after \(attempts) attempts over \(String(format: "%.1f", seconds)) s."
+    }
+
+    /// The sentence about the failure itself, without the attempts.
+    private var summary: String {
         switch kind {
         case .invalidRequest:
             return "\(request) could not be sent: the \(field ?? "request") is invalid (\(reason ?? "unknown reason"))."
@@ -190,7 +204,8 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             return "\(request) failed: the server answered \(response.statusCode) \(response.reasonPhrase)\(detail)."
         case .unacceptableContentType:
             let received = contentType.map { "\"\($0)\"" } ?? "no Content-Type"
-            return "\(request) returned \(received), but the endpoint accepts \(acceptableContentTypes.joined(separator: ", "))."
+            let preview = response.map { $0.body.isEmpty ? "" : " (body starts with \($0.bodyPreview(redaction: request.redaction)))" } ?? ""
+            return "\(request) returned \(received), but the endpoint accepts \(acceptableContentTypes.joined(separator: ", "))\(preview)."
         case .decodingFailed:
             let at = (codingPath ?? "").isEmpty ? "" : " at \(codingPath ?? "")"
             let preview = response.map { " (body starts with \($0.bodyPreview(redaction: request.redaction)))" } ?? ""

@@ -1,0 +1,100 @@
+import Baton
+import Dispatch
+import TestSupport
+import XCTest
+
+/// What a new user meets in the first hour: `import Baton` alone is enough for an adapter (no
+/// FoundationNetworking to discover), errors read as sentences everywhere, a base URL that cannot
+/// work is refused at once, failures after retries say so, runtime paths, and handlers on a queue
+/// of the app's choosing.
+final class FirstHourTests: XCTestCase {
+    /// Compiles with `import Baton` alone: `URLRequest` comes with it on every platform.
+    private struct UserAgentAdapter: RequestAdapter {
+        func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
+            var request = request
+            request.setValue("first-hour", forHTTPHeaderField: "User-Agent")
+            return request
+        }
+    }
+
+    func test_aBaseURLThatCannotWork_isRefusedWhenTheClientIsMade_sayingWhy() {
+        let cases = [
+            ("localhost", #""localhost" cannot be a base URL: it has no scheme; write https://localhost/ or http://localhost/."#),
+            ("ftp://files.example.com/", #""ftp://files.example.com/" cannot be a base URL: its scheme is ftp, and Baton speaks http and https only."#),
+            ("http://", #""http:" cannot be a base URL: it has no host."#),
+        ]
+        for (text, sentence) in cases {
+            let url = URL(string: text) ?? URL(fileURLWithPath: "/")
+            XCTAssertThrowsError(try Client(baseURL: url)) { error in
+                XCTAssertEqual((error as? ConfigurationError)?.kind, .invalidBaseURL)
+                XCTAssertEqual(error.localizedDescription, sentence.replacingOccurrences(of: #""http:""#, with: "\"\(url.absoluteString)\""))
+            }
+        }
+        XCTAssertNoThrow(try Client(baseURL: URL(string: "https://api.example.com/v1/")!))
+    }
+
+    func test_aRefusedBaseURL_neverShowsItsPassword() {
+        XCTAssertThrowsError(try Client(baseURL: URL(string: "ftp://me:s3cr3t@files.example.com/")!)) { error in
+            XCTAssertFalse("\(error)".contains("s3cr3t"), "\(error)")
+            XCTAssertTrue("\(error)".contains("me:xxx@files.example.com"), "\(error)")
+        }
+    }
+
+    func test_localizedDescription_isTheErrorsSentence() async throws {
+        let client = try makeClient(transport: StubTransport { _, _ in HTTPResponse(statusCode: 404) })
+        do {
+            _ = try await client.send(Request<Order>(.get, "orders/9")).value
+            XCTFail("expected a 404")
+        } catch {
+            XCTAssertEqual(error.localizedDescription, "GET /orders/9 failed: the server answered 404 Not Found.")
+        }
+    }
+
+    func test_aFailureAfterRetries_saysHowManyAttemptsAndHowLong() async throws {
+        let client = try makeClient(transport: StubTransport { _, _ in throw URLError(.timedOut) }) {
+            $0.retryPolicy = RetryPolicy(retryLimit: 2, baseDelay: .milliseconds(1))
+        }
+        do {
+            _ = try await client.send(Request<Order>(.get, "orders/1")).value
+            XCTFail("expected a timeout")
+        } catch let error as APIError {
+            XCTAssertEqual(error.attempts, 3)
+            XCTAssertNotNil(error.duration)
+            let sentence = error.description
+            XCTAssertTrue(sentence.hasPrefix("GET /orders/1 failed before a response arrived: the request timed out (URLError.Code -1001), after 3 attempts over "), sentence)
+            XCTAssertTrue(sentence.hasSuffix(" s."), sentence)
+        }
+    }
+
+    func test_aPathFromARuntimeString_keepsItsSlashes() async throws {
+        let transport = StubTransport { _, _ in .json(Fixtures.orderJSON) }
+        let client = try makeClient(transport: transport) { $0.adapters = [UserAgentAdapter()] }
+        let link = "/orders/1"
+
+        _ = try await client.send(Request<Order>(.get, EndpointPath(link))).value
+
+        XCTAssertEqual(transport.requests.first?.url?.absoluteString, "http://h/orders/1")
+        XCTAssertEqual(transport.requests.first?.value(forHTTPHeaderField: "User-Agent"), "first-hour")
+    }
+
+    func test_deliveryQueue_runsHandlersAddedWithoutAQueue_andTheirChainedSteps_there() async throws {
+        let queue = DispatchQueue(label: "app.main")
+        let key = DispatchSpecificKey<Bool>()
+        queue.setSpecific(key: key, value: true)
+        let client = try makeClient(transport: StubTransport { _, _ in .json(Fixtures.orderJSON) }) { $0.deliveryQueue = queue }
+        let onQueue = Recorder<Bool>()
+
+        let chained = client.send(Request<Order>(.get, "orders/1"))
+            .success { order -> Int in
+                onQueue.append(DispatchQueue.getSpecific(key: key) == true)
+                return order.id
+            }
+            .success { id -> Int in
+                onQueue.append(DispatchQueue.getSpecific(key: key) == true)
+                return id
+            }
+        _ = try await chained.value
+
+        XCTAssertEqual(onQueue.events, [true, true])
+    }
+}
