@@ -1,57 +1,106 @@
 import Baton
+import DemoServer
 import Foundation
 
-// `swift run playground`: the source documents' flow told with Baton's promises. Find an order,
-// post a review of it, upload its photos in parallel with one progress bar, handle every failure
-// in one place; then the same chain cancelled halfway. The work is simulated on timers: this is
-// the promise-only walk-through; the roadmap's playground issue runs it on the real client.
+// swift run playground [SCENARIO ...] [--base-url URL] [--list] [--help]
+//
+// Runs Baton's main job for real: against DemoServer started in this process on a free port, or
+// against a `demo-server` started separately (`--base-url`). Exits non-zero when any scenario
+// does not behave as it says.
 
-typealias Order = SimulatedWork.Order
-typealias Review = SimulatedWork.Review
-typealias Photo = SimulatedWork.Photo
+let scenarios = [
+    loginScenario, reviewWithPhotosScenario, expiredTokensScenario, failedPhotoScenario,
+    cancelledUploadScenario, offlineAndImagesScenario, asyncAwaitScenario,
+]
 
-func runReviewWithPhotos() async throws {
-    print("1. Find an order, post a review, upload three photos")
-    let bar = ProgressBar("   uploading")
-    let chain: Promise<[Photo]> = SimulatedWork.findOrder(named: "山田")
-        .success { orders -> Promise<Review> in
-            print("   found order \(orders[0].id) for \(orders[0].name)")
-            return SimulatedWork.postReview(for: orders[0], content: "とても良い")
-        }
-        .success { review -> Promise<[Photo]> in
-            print("   posted review \(review.id)")
-            return Promise.all((1...3).map { SimulatedWork.uploadPhoto(number: $0, bytes: 40_000) })
-        }
-    chain.progress { progress in
-        // Only the upload step reports progress in photos (total 3); earlier steps report bytes.
-        if progress.total == 3 { bar.draw(progress) }
+let usage = """
+usage: swift run playground [SCENARIO ...] [--base-url URL] [--list] [--help]
+
+Runs Baton against the demo API, every scenario in order unless some are named:
+\(scenarios.map { "  \($0.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \($0.title)" }.joined(separator: "\n"))
+
+  --base-url URL  talk to a demo server started separately (swift run demo-server --port 8080)
+                  instead of one started in this process
+  --list          list the scenarios and exit
+  --help          show this text
+
+Exits with status 1 if a scenario does not behave as it says.
+"""
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+if arguments.contains("--list") {
+    for scenario in scenarios { print("\(scenario.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(scenario.title)") }
+    exit(0)
+}
+var baseURLText: String?
+if let index = arguments.firstIndex(of: "--base-url") {
+    guard index + 1 < arguments.count else {
+        FileHandle.standardError.write(Data("playground: --base-url needs a URL\n".utf8))
+        exit(2)
     }
-    let photos = try await chain
-        .failure { error, isCancelled in print("   failed: \(error) (cancelled: \(isCancelled))") }
-        .value
-    bar.finish()
-    print("   uploaded \(photos.count) photos, \(photos.map(\.bytes).reduce(0, +)) bytes")
+    baseURLText = arguments[index + 1]
+    arguments.removeSubrange(index...index + 1)
+}
+let unknown = arguments.filter { name in !scenarios.contains { $0.name == name } }
+guard unknown.isEmpty else {
+    FileHandle.standardError.write(Data("playground: no scenario \(unknown.map { "'\($0)'" }.joined(separator: ", ")); see --list\n".utf8))
+    exit(2)
+}
+let chosen = arguments.isEmpty ? scenarios : scenarios.filter { arguments.contains($0.name) }
+
+let server: DemoServer?
+let baseURL: URL
+if let baseURLText {
+    guard let url = URL(string: baseURLText) else {
+        FileHandle.standardError.write(Data("playground: '\(baseURLText)' is not a URL\n".utf8))
+        exit(2)
+    }
+    server = nil
+    baseURL = url
+} else {
+    server = try DemoServer.start()
+    baseURL = server!.baseURL
 }
 
-func runCancelledChain() async {
-    print("2. The same chain, cancelled once the photo upload has started")
-    let posting = SimulatedWork.findOrder(named: "Smith")
-        .success { orders in SimulatedWork.postReview(for: orders[0], content: "Great") }
-    let uploads = posting.success { _ in SimulatedWork.uploadPhoto(number: 1, bytes: 1_000) }
-    // Registered after `uploads`' own step, so the upload is running when this cancels it.
-    posting.success { _ in uploads.cancel() }
-    do {
-        _ = try await uploads.value
-        print("   unexpected: the chain finished")
-    } catch {
-        print("   the chain ended as \(uploads.state): \(type(of: error))")
-    }
-}
-
+let started = ContinuousClock.now
+let session: Session
 do {
-    try await runReviewWithPhotos()
-    await runCancelledChain()
+    session = try Session(baseURL: baseURL)
 } catch {
-    print("playground failed: \(error)")
-    exit(1)
+    FileHandle.standardError.write(Data("playground: \(error.localizedDescription)\n".utf8))
+    exit(2)
 }
+Console.shared.line("Baton playground, against \(server == nil ? "the demo server at" : "DemoServer started in this process at") \(baseURL.absoluteString)")
+
+var failures: [String] = []
+for (number, scenario) in chosen.enumerated() {
+    Console.shared.line("\n\(number + 1). \(scenario.title)")
+    Console.shared.line("   \(scenario.explanation)")
+    do {
+        try await scenario.run(session)
+        Console.shared.line("   ✓ as expected")
+    } catch {
+        Console.shared.endProgress()
+        Console.shared.line("   ✗ \(error)")
+        failures.append(scenario.name)
+    }
+}
+
+let figures = session.figures
+let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18 + Double((ContinuousClock.now - started).components.seconds)
+Console.shared.line("""
+
+Summary
+   scenarios      \(chosen.count - failures.count) of \(chosen.count) behaved as they say\(failures.isEmpty ? "" : " (not: \(failures.joined(separator: ", ")))")
+   requests       \(figures.requests) sent by the API client
+   refreshes      \(figures.refreshes) token refresh\(figures.refreshes == 1 ? "" : "es")
+   uploaded       \(Console.size(figures.bytesUploaded)) of photos
+   time           \(String(format: "%.1f", seconds)) s
+""")
+session.finish()
+server?.stop()
+exit(failures.isEmpty ? 0 : 1)

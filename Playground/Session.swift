@@ -1,0 +1,146 @@
+import Baton
+import DemoServer
+import Foundation
+
+/// One scenario of the playground: a name to run it by, a heading, a short explanation, and the
+/// code, which throws ``ScenarioFailure`` when Baton does not behave as the scenario says.
+struct Scenario: Sendable {
+    let name: String
+    let title: String
+    let explanation: String
+    let run: @Sendable (Session) async throws -> Void
+}
+
+/// A scenario saw something other than what it says Baton does.
+struct ScenarioFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// What the scenarios share: the API's client and its authenticator, a folder for files, the
+/// review they attach photos to, and the figures of the closing summary.
+// `lock` guards `state`.
+final class Session: @unchecked Sendable {
+    let baseURL: URL
+    let authenticator: Authenticator
+    let client: Client
+    /// A client of the demo API's own `/_demo` routes (statistics, expiring tokens).
+    let demo: Client
+    let folder: URL
+    private let lock = NSLock()
+    private var state = (requests: 0, bytesUploaded: Int64(0), review: Review?.none, photoURL: String?.none)
+    /// Token refreshes, as the authenticator's events tell them.
+    private let refreshTally = Tally()
+
+    init(baseURL: URL) throws {
+        self.baseURL = baseURL
+        folder = FileManager.default.temporaryDirectory.appending(path: "baton-playground-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let counter = RequestCounter()
+        let refreshes = refreshTally
+        authenticator = try Authenticator(tokenURL: baseURL.appending(path: "tokens")) { configuration in
+            configuration.fields = TokenResponseFields(accessToken: "token")   // the demo API's name for it
+            configuration.onEvent = { event in
+                Console.shared.line("   event: \(event.kind)")
+                if event.kind == .refreshed { refreshes.add(1) }
+            }
+        }
+        let authenticator = self.authenticator
+        client = try Client(baseURL: baseURL) { configuration in
+            configuration.interceptors = [authenticator]
+            configuration.monitors = [counter]
+        }
+        demo = try Client(baseURL: baseURL) { $0.retryPolicy = nil }
+        counter.session = self
+    }
+
+    func finish() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    // MARK: Saying and checking
+
+    func say(_ text: String) {
+        Console.shared.line("   " + text)
+    }
+
+    /// Fails the scenario unless `condition` holds.
+    func expect(_ condition: Bool, _ what: String) throws {
+        guard condition else { throw ScenarioFailure(description: "expected \(what)") }
+    }
+
+    // MARK: Shared steps
+
+    /// Logs in unless a session is open (a scenario run on its own).
+    func ensureLoggedIn() async throws {
+        if authenticator.credentials == nil { _ = try await authenticator.logIn(username: "demo", password: "demo").value }
+    }
+
+    /// The review the photos go to, posted the first time it is needed.
+    func review() async throws -> Review {
+        if let review = lock.withLock({ state.review }) { return review }
+        try await ensureLoggedIn()
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "景色が最高でした", rating: 5)).value
+        lock.withLock { state.review = review }
+        return review
+    }
+
+    /// A file of `size` bytes of a photo-like pattern.
+    func photoFile(_ name: String, size: Int) throws -> URL {
+        let file = folder.appending(path: name)
+        var generator = SystemRandomNumberGenerator()
+        var chunk = Data(count: min(size, 1 << 20))
+        chunk.withUnsafeMutableBytes { bytes in
+            for index in stride(from: 0, to: bytes.count - 7, by: 8) { bytes.storeBytes(of: generator.next() as UInt64, toByteOffset: index, as: UInt64.self) }
+        }
+        var data = Data(capacity: size)
+        while data.count < size { data.append(chunk.prefix(size - data.count)) }
+        try data.write(to: file)
+        return file
+    }
+
+    /// The demo API's counters.
+    func stats() async throws -> DemoStats {
+        try await demo.send(Request<DemoStats>(.get, "_demo/stats")).value
+    }
+
+    // MARK: Figures
+
+    func counted(request: Void) { lock.withLock { state.requests += 1 } }
+    func counted(uploaded bytes: Int) { lock.withLock { state.bytesUploaded += Int64(bytes) } }
+    func remember(photoURL: String) { lock.withLock { state.photoURL = photoURL } }
+    var photoURL: String? { lock.withLock { state.photoURL } }
+    var figures: (requests: Int, refreshes: Int, bytesUploaded: Int64) {
+        lock.withLock { (state.requests, refreshTally.value, state.bytesUploaded) }
+    }
+}
+
+/// `GET /_demo/stats`, the counts the scenarios check.
+struct DemoStats: Decodable, Sendable {
+    var tokenRefreshes: Int
+    var photosStored: Int
+
+    enum CodingKeys: String, CodingKey {
+        case tokenRefreshes = "token_refreshes"
+        case photosStored = "photos_stored"
+    }
+}
+
+/// Counts the requests that went on the wire, for the summary.
+// `session` is set once, right after the client is made, before any request.
+final class RequestCounter: ClientMonitor, @unchecked Sendable {
+    weak var session: Session?
+
+    func receive(_ event: ClientEvent, from client: Client) {
+        if event.kind == .attemptStarted { session?.counted(request: ()) }
+    }
+}
+
+/// A count that many threads add to.
+// `lock` guards `count`.
+final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func add(_ amount: Int) { lock.withLock { count += amount } }
+    var value: Int { lock.withLock { count } }
+}
