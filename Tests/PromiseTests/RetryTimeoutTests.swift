@@ -219,12 +219,21 @@ final class RetryTimeoutTests: XCTestCase {
             if attempts.count == 2 { secondStarted.fulfill() }
             return attempt.promise
         }
-        retried.progress { received.append($0) }
+        let settled = expectation(description: "the retried promise settled")
+        let secondProgress = expectation(description: "the second attempt's progress arrived")
+        retried.progress { progress in
+            received.append(progress)
+            if progress.completed == 1 { secondProgress.fulfill() }
+        }.then { _ in settled.fulfill() }
         attempts.events[0].report(5, of: 10)
         attempts.events[0].reject(TestError.boom)
         wait(for: [secondStarted], timeout: 10)
+        // The retry takes up the second attempt on its own thread: its progress is held until
+        // then, and the attempt settles only once that progress has come through.
         attempts.events[1].report(1, of: 10)
+        wait(for: [secondProgress], timeout: 10)
         attempts.events[1].fulfill(7)
+        wait(for: [settled], timeout: 10)
         XCTAssertEqual(received.events, [progress(5, of: 10), progress(1, of: 10)])
         XCTAssertEqual(retried.fulfilledValue, 7)
     }
