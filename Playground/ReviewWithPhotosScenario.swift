@@ -28,8 +28,11 @@ let reviewWithPhotosScenario = Scenario(
         .value
     Console.shared.endProgress()
 
+    // Outcomes come in the order of the files; the server numbered the photos as they arrived.
+    for (file, outcome) in zip(files, outcomes) {
+        session.say("\(file.lastPathComponent) → \(outcome.value.map { "\($0.url), \(Console.size(Int64($0.bytes)))" } ?? "failed")")
+    }
     let photos = outcomes.compactMap(\.value)
-    for photo in photos { session.say("stored \(photo.url): \(Console.size(Int64(photo.bytes)))") }
     try session.expect(photos.count == files.count, "every photo stored")
     session.counted(uploaded: photos.map(\.bytes).reduce(0, +))
     if let first = photos.first { session.remember(photoURL: first.url) }

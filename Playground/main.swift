@@ -77,8 +77,9 @@ do {
 Console.shared.line("Baton playground, against \(server == nil ? "the demo server at" : "DemoServer started in this process at") \(baseURL.absoluteString)")
 
 var failures: [String] = []
-for (number, scenario) in chosen.enumerated() {
-    Console.shared.line("\n\(number + 1). \(scenario.title)")
+for scenario in chosen {
+    let number = scenarios.firstIndex { $0.name == scenario.name }! + 1
+    Console.shared.line("\n\(number). \(scenario.title)")
     Console.shared.line("   \(scenario.explanation)")
     do {
         try await scenario.run(session)
@@ -91,15 +92,16 @@ for (number, scenario) in chosen.enumerated() {
 }
 
 let figures = session.figures
-let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18 + Double((ContinuousClock.now - started).components.seconds)
+let elapsed = (ContinuousClock.now - started).components
+let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
 Console.shared.line("""
 
 Summary
    scenarios      \(chosen.count - failures.count) of \(chosen.count) behaved as they say\(failures.isEmpty ? "" : " (not: \(failures.joined(separator: ", ")))")
-   requests       \(figures.requests) sent by the API client
+   requests       \(figures.requests) on the wire from the API client (replays after a refresh included)
    refreshes      \(figures.refreshes) token refresh\(figures.refreshes == 1 ? "" : "es")
    uploaded       \(Console.size(figures.bytesUploaded)) of photos
-   time           \(String(format: "%.1f", seconds)) s
+   time           \(String(format: "%.2f", seconds)) s
 """)
 session.finish()
 server?.stop()

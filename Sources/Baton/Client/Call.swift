@@ -271,8 +271,14 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
         queue.async { [outcome] in outcome.settle(settled) }
     }
 
-    /// Reports progress, on the client's delivery queue if it has one.
+    /// Reports progress, on the client's delivery queue if it has one. A report equal to the
+    /// previous one (a transport that tells the end of a body twice) is left out.
     private func report(_ progress: PromiseProgress) {
+        let repeated = latest.withLock(annotating: self) { latest in
+            defer { latest.progress = progress }
+            return latest.progress == progress
+        }
+        if repeated { return }
         guard let queue = client.configuration.deliveryQueue else { return outcome.report(progress) }
         queue.async { [outcome] in outcome.report(progress) }
     }
@@ -282,6 +288,8 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
 /// a type nested in a generic class has its metadata looked up at run time on every use.
 private struct LatestAttempt {
     var number = 0
+    /// The progress reported last.
+    var progress: PromiseProgress?
     var retries: [RetryCause: Int] = [:]
     var request: URLRequest?
     var response: HTTPResponse?

@@ -49,9 +49,14 @@ public struct PromiseProgress: Sendable, Hashable, CustomStringConvertible {
         return min(1, Double(completed) / Double(total))
     }
 
-    /// `completed/total`, as in `512/2048`, or `512/?` while the total is unknown.
+    /// `completed/total`, as in `512/2048`, or `512/?` while the total is unknown, followed by
+    /// what bytes count: `512/2048 bytes sent`, `164/164 bytes received`.
     public var description: String {
-        if let total { return "\(completed)/\(total)" }
-        return "\(completed)/?"
+        let counted = total.map { "\(completed)/\($0)" } ?? "\(completed)/?"
+        switch kind {
+        case .bytesSent: return counted + " bytes sent"
+        case .bytesReceived: return counted + " bytes received"
+        default: return counted
+        }
     }
 }
