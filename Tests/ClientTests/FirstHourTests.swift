@@ -81,7 +81,10 @@ final class FirstHourTests: XCTestCase {
         let queue = DispatchQueue(label: "app.main")
         let key = DispatchSpecificKey<Bool>()
         queue.setSpecific(key: key, value: true)
-        let client = try makeClient(transport: StubTransport { _, _ in .json(Fixtures.orderJSON) }) { $0.deliveryQueue = queue }
+        // Answered by hand once the handlers are in place: a handler added to a promise that has
+        // already settled runs at once, on the thread adding it.
+        let transport = ManualTransport()
+        let client = try makeClient(transport: transport) { $0.deliveryQueue = queue }
         let onQueue = Recorder<Bool>()
 
         let chained = client.send(Request<Order>(.get, "orders/1"))
@@ -93,6 +96,7 @@ final class FirstHourTests: XCTestCase {
                 onQueue.append(DispatchQueue.getSpecific(key: key) == true)
                 return id
             }
+        transport.exchange(0).fulfill(.json(Fixtures.orderJSON))
         _ = try await chained.value
 
         XCTAssertEqual(onQueue.events, [true, true])
