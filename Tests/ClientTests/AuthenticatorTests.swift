@@ -7,56 +7,6 @@ import FoundationNetworking
 import TestSupport
 import XCTest
 
-/// A token endpoint and an API behind one stub transport, whose answers each test shapes: the
-/// authenticator's own logic, without sockets (the integration tests cover the real server).
-final class FakeAuthServer: Sendable {
-    struct State {
-        var valid: Set<String> = []
-        var issued = 0
-        var tokenRequests: [URLRequest] = []
-        var tokenBodies: [String] = []
-        /// What `POST /token` answers; by default a new RFC 6749 token.
-        var tokenAnswer: ((Int) -> Result<HTTPResponse, URLError>)?
-        /// What a refused API request gets.
-        var refusal = HTTPResponse(statusCode: 401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
-        /// Whether newly issued tokens work (false: the server refuses every token).
-        var acceptsNewTokens = true
-    }
-
-    let state = Locked(State())
-
-    /// The transport: `/token` issues tokens, anything else needs a valid one.
-    var transport: StubTransport {
-        StubTransport { [state] request, body in
-            if request.url?.path == "/token" {
-                let text = body?.data.map { String(decoding: $0, as: UTF8.self) } ?? ""
-                let answer: Result<HTTPResponse, URLError> = state.withLock { state in
-                    state.tokenRequests.append(request)
-                    state.tokenBodies.append(text)
-                    state.issued += 1
-                    let number = state.issued
-                    if let custom = state.tokenAnswer { return custom(number) }
-                    if state.acceptsNewTokens { state.valid.insert("access-\(number)") }
-                    return .success(.json("{\"access_token\": \"access-\(number)\", \"token_type\": \"bearer\", \"expires_in\": 3600, \"refresh_token\": \"refresh-\(number)\"}"))
-                }
-                return try answer.get()
-            }
-            let value = request.value(forHTTPHeaderField: "Authorization") ?? ""
-            return state.withLock { state in
-                guard value.hasPrefix("Bearer "), state.valid.contains(String(value.dropFirst(7))) else { return state.refusal }
-                return .json(#"{"id": 1, "name": "a", "ordersum": 1, "subtotal": 1, "bikou": ""}"#)
-            }
-        }
-    }
-
-    var tokenRequestCount: Int { state.withLock { $0.tokenRequests.count } }
-
-    /// Every token stops working.
-    func expireAll() {
-        state.withLock { $0.valid.removeAll() }
-    }
-}
-
 final class AuthenticatorTests: XCTestCase {
     private let server = FakeAuthServer()
     private let events = Recorder<AuthenticationEvent.Kind>()
@@ -386,23 +336,5 @@ final class AuthenticatorTests: XCTestCase {
         let authenticator = try makeAuthenticator { $0.store = CorruptStore() }
         XCTAssertNil(authenticator.credentials)
         XCTAssertEqual(events.events, [.storeFailed])
-    }
-
-    // MARK: Expiry detection
-
-    func test_bearerChallenge_readsTheErrorOfEveryBearerChallenge() {
-        let rule = ExpiredTokenDetection.bearerChallenge
-        func matches(_ header: String, status: Int = 401) -> Bool {
-            rule.isExpiredToken(HTTPResponse(statusCode: status, headers: ["WWW-Authenticate": header]))
-        }
-        XCTAssertTrue(matches(#"Bearer error="invalid_token""#))
-        XCTAssertTrue(matches(#"bearer realm="api", error="invalid_token", error_description="expired, sorry""#))
-        XCTAssertTrue(matches(#"Basic realm="a, b", Bearer error=invalid_token"#))
-        XCTAssertFalse(matches(#"Bearer error="insufficient_scope""#))
-        XCTAssertFalse(matches(#"Bearer realm="error=\"invalid_token\"""#))
-        XCTAssertFalse(matches(#"Basic error="invalid_token""#))
-        XCTAssertFalse(matches("Bearer"))
-        XCTAssertFalse(matches("\"\\,=,,"))
-        XCTAssertFalse(matches(#"Bearer error="invalid_token""#, status: 403))
     }
 }
