@@ -49,10 +49,17 @@ struct AuthenticationSession: Sendable {
         loaded = true
     }
 
-    /// Starts a refresh of the current credentials: fails when there is nothing to refresh with
-    /// (ending the session) or when the limit is reached.
-    mutating func beginRefresh(limit: Int, window: Duration, now: ContinuousClock.Instant) -> Result<Launch, AuthenticationError> {
-        if let refresh { preconditionFailure("a refresh is already in flight: \(refresh)") }
+    /// How a refresh was asked for: joined, when one is in flight already, or started.
+    enum Refreshing: Sendable {
+        case joined(SharedPromise<Credentials>)
+        case started(Launch)
+    }
+
+    /// Joins the refresh in flight, or starts one of the current credentials: fails when there is
+    /// nothing to refresh with (ending the session) or when the limit is reached. Whoever asks, and
+    /// however many at once, there is one refresh in flight at most.
+    mutating func beginRefresh(limit: Int, window: Duration, now: ContinuousClock.Instant) -> Result<Refreshing, AuthenticationError> {
+        if let refresh { return .success(.joined(refresh)) }
         guard let refreshToken = credentials?.refreshToken else {
             let error = AuthenticationError(.sessionExpired, detail: "the access token expired and there is no refresh token to renew it")
             end(because: error)
@@ -66,7 +73,7 @@ struct AuthenticationSession: Sendable {
         let promise = Promise<Credentials>(upstream: nil)
         let shared = SharedPromise(promise)
         refresh = shared
-        return .success(Launch(promise: promise, shared: shared, refreshToken: refreshToken, session: number))
+        return .success(.started(Launch(promise: promise, shared: shared, refreshToken: refreshToken, session: number)))
     }
 
     /// A refresh of session `session` ended. Returns whether its outcome still applies (the

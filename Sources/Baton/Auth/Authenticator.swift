@@ -127,7 +127,6 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
     public func refresh() -> Promise<Credentials> {
         loadIfNeeded()
         let plan: Plan = session.withLock(annotating: self) { session in
-            if let refresh = session.refresh { return .wait(refresh, fallback: nil, launch: nil) }
             guard session.credentials != nil else {
                 return .fail(AuthenticationError(.sessionExpired, detail: "there are no credentials to refresh"), ended: false)
             }
@@ -211,7 +210,6 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
                 return session.endedBy.map { .fail($0, ended: false) } ?? .token(nil)
             }
             if credentials.accessToken != sent { return .token(credentials.accessToken) }
-            if let refresh = session.refresh { return .wait(refresh, fallback: nil, launch: nil) }
             return beginRefresh(&session)
         }
         switch carryOut(plan) {
@@ -252,10 +250,11 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
         case fail(AuthenticationError)
     }
 
-    /// Starts a refresh of `session`'s credentials, or says why not.
+    /// Joins the refresh in flight or starts one of `session`'s credentials, or says why not.
     private func beginRefresh(_ session: inout AuthenticationSession) -> Plan {
         switch session.beginRefresh(limit: configuration.refreshLimit, window: configuration.refreshWindow, now: .now) {
-        case .success(let launch): return .wait(launch.shared, fallback: nil, launch: launch)
+        case .success(.joined(let shared)): return .wait(shared, fallback: nil, launch: nil)
+        case .success(.started(let launch)): return .wait(launch.shared, fallback: nil, launch: launch)
         case .failure(let error): return .fail(error, ended: error.kind == .sessionExpired)
         }
     }
