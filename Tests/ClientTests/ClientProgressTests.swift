@@ -24,6 +24,29 @@ final class ProgressClientTests: XCTestCase {
         XCTAssertEqual(seen.events, [PromiseProgress(completed: 40, total: 100), PromiseProgress(completed: 100, total: 100)])
     }
 
+    /// A transfer over before the call subscribes to it (a fast loopback answer, a busy machine)
+    /// still has its progress reach the call: here the transport settles inside `send`.
+    func test_aTransferThatEndsBeforeTheCallSubscribes_stillReportsItsProgress() async throws {
+        struct FinishedTransport: Transport {
+            func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {
+                let response = HTTPResponse.json(Fixtures.orderJSON)
+                let length = Int64(response.body.count)
+                return Promise { progress, fulfill, _, _ in
+                    progress(PromiseProgress(completed: length, total: length, kind: .bytesReceived))
+                    fulfill(response)
+                }
+            }
+        }
+        let seen = Recorder<PromiseProgress>()
+        let length = Int64(HTTPResponse.json(Fixtures.orderJSON).body.count)
+
+        _ = try await makeClient(transport: FinishedTransport()).send(Request<Order>(.get, "orders/1"))
+            .progress { seen.append($0) }
+            .value
+
+        XCTAssertEqual(seen.events, [PromiseProgress(completed: length, total: length, kind: .bytesReceived)])
+    }
+
     /// The progress `request` reports through a first attempt that reports `first` and fails
     /// with 503, up to the second attempt's arrival at the transport. The retry reports zero
     /// before it reaches the transport, so the list is complete as soon as the second request

@@ -38,11 +38,21 @@ final class ProgressIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(photo, Photo(id: 1, reviewID: 1, url: "/photos/1", filename: "photo.jpg", bytes: Self.imageSize, sha256: Fixtures.sha256Hex(image)))
     }
 
+    /// With 8 MiB, more than a loopback socket's buffers take in one write: a body of 1 MiB may
+    /// go in one piece on a busy machine, and be reported once.
     func test_upload_reportsBytesSentUpToTheBodysLength() async throws {
+        var form = Multipart()
+        form.addFile(Multipart.imageBytes(count: 8 << 20))
         let bodyLength = Int64(form.body.count)
         let reported = Locked<[PromiseProgress]>([])
 
-        _ = try await uploadImage { progress in reported.withLock { $0.append(progress) } }
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "大きい", rating: 5)).value
+        // Held until the handler is added, so that it sees every report from the first.
+        let release = DispatchSemaphore(value: 0)
+        let upload = try makeClient { $0.adapters = [HeldAdapter(release: release)] }.send(Photos.upload(reviewID: review.id, form))
+            .progress { progress in reported.withLock { $0.append(progress) } }
+        release.signal()
+        _ = try await upload.value
 
         let sending = reported.value.filter { $0.total == bodyLength }
         XCTAssertGreaterThan(sending.count, 1, "\(reported.value)")
@@ -103,10 +113,16 @@ final class ProgressIntegrationTests: IntegrationTestCase {
     func test_retriedDownload_restartsItsProgressAtZero() async throws {
         let photo = try await uploadImage()
         let reported = Locked<[PromiseProgress]>([])
+        // Held until the handler is added: a handler added after the first attempt ended would see
+        // only the newest report (progress is a latest-value stream).
+        let release = DispatchSemaphore(value: 0)
+        let heldClient = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
 
-        let bytes = try await client.send(Photos.download(id: photo.id, headers: ["X-Demo-Fault": "status=503;times=1"]))
+        let download = heldClient.send(Photos.download(id: photo.id, headers: ["X-Demo-Fault": "status=503;times=1"]))
             .progress { progress in reported.withLock { $0.append(progress) } }
-            .value
+        release.signal()
+        release.signal()
+        let bytes = try await download.value
 
         let values = reported.value
         // The first attempt received the 503's {"message":"injected"}, 22 bytes.
@@ -114,7 +130,7 @@ final class ProgressIntegrationTests: IntegrationTestCase {
         let restart = try XCTUnwrap(values[firstAttemptEnd...].firstIndex { $0.completed == 0 }, "\(values)")
         let total = Int64(Self.imageSize)
         XCTAssertTrue(isNonDecreasing(values[restart...].map(\.completed)), "\(values)")
-        XCTAssertEqual(values.last, PromiseProgress(completed: total, total: total, kind: .bytesReceived))
+        XCTAssertEqual(values.last, PromiseProgress(completed: total, total: total, kind: .bytesReceived), "\(values)")
         XCTAssertEqual(bytes, image)
     }
 }

@@ -127,14 +127,32 @@ final class SettlingTests: XCTestCase {
         XCTAssertEqual(reported.events, [progress(1, of: 2)])
     }
 
-    func test_progressHandlerAddedAfterSettling_receivesNothing() {
+    /// Work that finished before anyone subscribed still tells how far it came, once, to the
+    /// first handlers; later reports are dropped as ever.
+    func test_progressNobodyTookBeforeSettling_goesToTheFirstHandlers_beforeTheSettlement() {
         let deferred = Deferred<Int>()
         deferred.report(1, of: 2)
         deferred.fulfill(0)
-        let reported = Recorder<PromiseProgress>()
-        deferred.promise.progress { reported.append($0) }
+        let events = Recorder<String>()
+        deferred.promise.progress { events.append("\($0.completed) of \($0.total ?? 0)") }
+        deferred.promise.success { events.append("fulfilled \($0)") }
         deferred.report(2, of: 2)
-        XCTAssertEqual(reported.events, [])
+        let later = Recorder<PromiseProgress>()
+        deferred.promise.progress { later.append($0) }
+        XCTAssertEqual(events.events, ["1 of 2", "fulfilled 0"])
+        XCTAssertEqual(later.events, [])
+    }
+
+    func test_aHandlerAddedAfterSettling_getsNoProgressThatAnEarlierHandlerTook() {
+        let deferred = Deferred<Int>()
+        let first = Recorder<PromiseProgress>()
+        deferred.promise.progress { first.append($0) }
+        deferred.report(1, of: 2)
+        deferred.fulfill(0)
+        let second = Recorder<PromiseProgress>()
+        deferred.promise.progress { second.append($0) }
+        XCTAssertEqual(first.events, [progress(1, of: 2)])
+        XCTAssertEqual(second.events, [])
     }
 
     func test_pausingASettledPromise_doesNothing() {

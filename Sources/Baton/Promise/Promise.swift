@@ -36,7 +36,8 @@ import BatonLocking
 ///   never run after the settlement handlers have started.
 /// - Progress is a "latest value" stream: while handlers are busy or the promise is paused, only
 ///   the newest progress is kept and delivered next. Progress reported before any handler was
-///   added is kept the same way and handed to the first handlers added.
+///   added is kept the same way and handed to the first handlers added, before the settlement
+///   if the promise settled meanwhile.
 /// - No user handler ever runs while a lock of Baton's is held, so handlers may call back into any
 ///   promise freely.
 ///

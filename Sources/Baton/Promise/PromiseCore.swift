@@ -40,8 +40,9 @@ struct PromiseCore {
     mutating func settle(_ outcome: PromiseOutcome) -> (upstream: (any PromiseControl)?, deliver: Bool)? {
         guard self.outcome == nil else { return nil }
         self.outcome = outcome
-        // Progress nobody took while pending is not for handlers added after settling.
-        if handlers.isEmpty { heldProgress = nil }
+        // Progress nobody took yet stays held for the first handlers, which get it before the
+        // settlement: work that finished before anyone subscribed (a fast transfer) still tells
+        // how far it came.
         let upstream = self.upstream
         self.upstream = nil
         return (upstream, beginDelivery())
