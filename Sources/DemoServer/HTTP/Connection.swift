@@ -121,17 +121,18 @@ final class Connection {
             let closing = !head.keepAlive
             let headBytes = response.serializedHead(closing: closing, keepAlive: head.version == .http1_0)
             let bodyBytes = response.bodyToSend(headRequest: head.method == "HEAD")
+            // Logged before the answer goes: a client that has its answer finds the line in the log.
             if let truncateAfter {
-                let all = headBytes + bodyBytes
-                _ = send(all[0..<min(truncateAfter, all.count)])
                 log(head, status: response.status, bytes: bodyBytes.count, since: started,
                     note: "cut after \(truncateAfter) bytes (X-Demo-Fault)")
+                let all = headBytes + bodyBytes
+                _ = send(all[0..<min(truncateAfter, all.count)])
                 return false
             }
+            log(head, status: response.status, bytes: bodyBytes.count, since: started, note: nil)
             let sent = bodyBytes.count <= Self.coalesceLimit
                 ? send((headBytes + bodyBytes)[...])
                 : send(headBytes[...]) && send(bodyBytes[...])
-            log(head, status: response.status, bytes: bodyBytes.count, since: started, note: nil)
             return sent && !closing
         }
     }
