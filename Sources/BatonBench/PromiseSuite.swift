@@ -47,6 +47,7 @@ enum PromiseSuite {
             BenchResult(name: "promise.create_fulfil.vs_task", label: "create and fulfil",
                         value: batonCreate, unit: "ns", baseline: taskCreate, baselineLabel: "Task"),
         ]
+        results += CombinatorBench.run(quick: quick, runs: runs)
         if let memory {
             results.append(BenchResult(
                 name: "promise.pending_bytes.vs_closure", label: "bytes per pending promise",

@@ -64,22 +64,35 @@ final class AuthenticatorGuaranteeTests: XCTestCase {
 
     /// The store is written before the refresh settles, so an app killed right after a replayed
     /// request went out still holds the token the server rotated to.
-    func test_theRotatedToken_isSavedBeforeAnyRequestIsReplayed() async throws {
-        final class JournalingStore: CredentialStore {
-            let server: FakeAuthServer
-            init(server: FakeAuthServer) { self.server = server }
+    /// The waiters of a refresh (requests to replay) are released only once the rotated token is
+    /// saved: an app killed right after a replayed request went out still holds the token the
+    /// server rotated to. Checked from inside the store's `save`, where the waiter must still wait.
+    func test_theRotatedToken_isSavedBeforeAnyWaiterIsReleased() async throws {
+        final class CheckingStore: CredentialStore {
+            let waiter = Locked<Promise<Credentials>?>(nil)
+            let seenAtSave = Locked<[String]>([])
             func load() throws -> Credentials? { Credentials(accessToken: "old", refreshToken: "refresh-0") }
-            func save(_ credentials: Credentials) throws { server.note("saved \(credentials.refreshToken ?? "")") }
-            func clear() throws { server.note("cleared") }
+            func save(_ credentials: Credentials) throws {
+                let released = waiter.value.map { !$0.isPending } ?? false
+                seenAtSave.withLock { $0.append("\(credentials.refreshToken ?? ""): waiter \(released ? "released" : "waiting")") }
+            }
+            func clear() throws {}
         }
-        let authenticator = try Authenticator(tokenURL: URL(string: "http://h/token")!) { [server] in
-            $0.transport = server.transport
-            $0.store = JournalingStore(server: server)
+        let sent = expectation(description: "the refresh is sent")
+        let tokens = heldTokenEndpoint(sent)
+        let store = CheckingStore()
+        let authenticator = try Authenticator(tokenURL: URL(string: "http://h/token")!) {
+            $0.transport = tokens
+            $0.store = store
         }
+        let waiter = authenticator.refresh()
+        store.waiter.withLock { $0 = waiter }
+        await fulfillment(of: [sent], timeout: 30)
 
-        _ = try await order(try makeClient(authenticator)).value
+        tokens.exchange(0).fulfill(.json(#"{"access_token": "new", "refresh_token": "r2"}"#))
+        _ = try await waiter.value
 
-        XCTAssertEqual(server.state.withLock { $0.journal }, ["sent Bearer old", "saved refresh-1", "sent Bearer access-1"])
+        XCTAssertEqual(store.seenAtSave.value, ["r2: waiter waiting"])
     }
 
     func test_aRefusedRefreshToken_clearsTheStore_tooNotOnlyMemory() async throws {

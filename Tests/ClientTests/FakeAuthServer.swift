@@ -17,8 +17,6 @@ final class FakeAuthServer: Sendable {
         var tokenBodies: [String] = []
         /// The `Authorization` of every API request, in the order they arrived ("" for none).
         var apiAuthorizations: [String] = []
-        /// API requests as "sent <Authorization>", with whatever a test notes between them.
-        var journal: [String] = []
         /// What `POST /token` answers; by default a new RFC 6749 token.
         var tokenAnswer: ((Int) -> Result<HTTPResponse, URLError>)?
         /// What a refused API request gets.
@@ -48,7 +46,6 @@ final class FakeAuthServer: Sendable {
             let value = request.value(forHTTPHeaderField: "Authorization") ?? ""
             return state.withLock { state in
                 state.apiAuthorizations.append(value)
-                state.journal.append("sent \(value)")
                 guard value.hasPrefix("Bearer "), state.valid.contains(String(value.dropFirst(7))) else { return state.refusal }
                 return .json(#"{"id": 1, "name": "a", "ordersum": 1, "subtotal": 1, "bikou": ""}"#)
             }
@@ -59,11 +56,6 @@ final class FakeAuthServer: Sendable {
 
     /// The `Authorization` of every API request so far.
     var apiAuthorizations: [String] { state.withLock { $0.apiAuthorizations } }
-
-    /// Adds `line` to the journal, between the API requests it records.
-    func note(_ line: String) {
-        state.withLock { $0.journal.append(line) }
-    }
 
     /// Every token stops working.
     func expireAll() {
