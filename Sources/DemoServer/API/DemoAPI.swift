@@ -37,10 +37,16 @@ final class DemoAPI: HTTPHandler {
     /// `expires_in` of a token response: the lifetime in whole seconds, rounded up.
     let expiresIn: Int
     let tokenStyle: TokenStyle
+    /// The time token lifetimes are measured against.
+    let tokenClock: @Sendable () -> ContinuousClock.Instant
     let state: Locked<State>
 
-    init(seed: UInt64, tokenLifetime: Double, tokenStyle: TokenStyle = .demo) {
+    init(
+        seed: UInt64, tokenLifetime: Double, tokenStyle: TokenStyle = .demo,
+        tokenClock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.tokenStyle = tokenStyle
+        self.tokenClock = tokenClock
         self.seed = seed
         self.tokenLifetime = .milliseconds(Int64((tokenLifetime * 1000).rounded()))
         expiresIn = Int(tokenLifetime.rounded(.up))
@@ -142,7 +148,8 @@ final class DemoAPI: HTTPHandler {
             throw Refusal(.message(401, "unauthorized", headers: [("WWW-Authenticate", "Bearer")]))
         }
         let token = parts[1].trimmingOWS()
-        guard state.withLock({ $0.tokens.check(access: token) }) == .valid else {
+        let now = tokenClock()
+        guard state.withLock({ $0.tokens.check(access: token, now: now) }) == .valid else {
             if strict {
                 let challenge = "Bearer realm=\"demo\", error=\"invalid_token\", error_description=\"The access token expired\""
                 throw Refusal(ServerResponse(status: 401, headers: [("WWW-Authenticate", challenge)]))
