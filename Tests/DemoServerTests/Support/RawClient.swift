@@ -123,6 +123,20 @@ final class RawClient {
         return Response(status: status, headers: headers, body: body)
     }
 
+    /// Exactly the next `count` bytes, waiting for them (each read bounded by the read timeout).
+    func readBytes(_ count: Int) throws -> [UInt8] {
+        while pending.count < count { try fill() }
+        let bytes = Array(pending[0..<count])
+        pending.removeFirst(count)
+        return bytes
+    }
+
+    /// Closes the connection in both directions, as a client that gives up does (the socket
+    /// itself is closed when the client is released).
+    func hangUp() {
+        _ = shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     /// Reads until the server closes: true if it closed within the read timeout, false otherwise.
     /// Whatever arrived before the close is returned too.
     func readUntilClosed() -> (closed: Bool, bytes: [UInt8]) {
