@@ -125,8 +125,9 @@ class ServerTestCase: XCTestCase {
         XCTAssertEqual(counted, count, "the server counted \(counted) requests for \(route) within \(timeout) s", file: file, line: line)
     }
 
-    /// A raw connection to the test server.
-    func rawClient(readTimeout: Double = 5) throws -> RawClient {
+    /// A raw connection to the test server; each read waits at most `readTimeout` seconds, a hang
+    /// guard by default.
+    func rawClient(readTimeout: Double = RawClient.hangGuard) throws -> RawClient {
         try RawClient(port: server.port, readTimeout: readTimeout)
     }
 }
