@@ -15,11 +15,15 @@ import XCTest
 /// the promise holds progress back instead, which the last test shows.
 final class PauseIntegrationTests: IntegrationTestCase {
     func test_pausedThenResumedRequest_completesWithItsValue() async throws {
-        let promise = client.send(GetOrder(id: 1))
+        // The server holds the answer at a barrier of two until the test sends the second
+        // request, so the call cannot settle before it is paused (a fulfil settles a paused call).
+        let hold = "barrier=2"
+        let promise = client.send(GetOrder(id: 1, fault: hold))
 
         promise.pause()
         XCTAssertEqual(promise.state, .paused)
         promise.resume()
+        _ = try await client.send(Demo.echo(headers: ["X-Demo-Fault": hold])).value
 
         let order = try await promise.value
         XCTAssertEqual(order.id, 1)
