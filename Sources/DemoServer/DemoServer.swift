@@ -41,6 +41,11 @@ public final class DemoServer: Sendable {
         public var maxConnections: Int
         /// How `POST /tokens` and token checks answer. Default ``TokenStyle/demo``.
         public var tokenStyle: TokenStyle = .demo
+        /// The time token lifetimes are measured against, read at every login, refresh and token
+        /// check (and nowhere else: delays and idle timeouts keep real time). Default the
+        /// continuous clock's `now`; a test passes a time it moves by hand, so that a token
+        /// expires at an exact point instead of after a real wait.
+        public var tokenClock: @Sendable () -> ContinuousClock.Instant = { .now }
         /// Called once per request, from connection threads, with a line such as
         /// `127.0.0.1:50012 "GET /orders/1 HTTP/1.1" 200 93B 0.4ms`. Default none.
         public var log: (@Sendable (String) -> Void)?
@@ -79,7 +84,8 @@ public final class DemoServer: Sendable {
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
         let api = DemoAPI(
-            seed: configuration.seed, tokenLifetime: Self.clamped(configuration.tokenLifetime, least: 0), tokenStyle: configuration.tokenStyle
+            seed: configuration.seed, tokenLifetime: Self.clamped(configuration.tokenLifetime, least: 0),
+            tokenStyle: configuration.tokenStyle, tokenClock: configuration.tokenClock
         )
         let settings = ConnectionSettings(
             idleTimeout: .milliseconds(Int64(Self.clamped(configuration.idleTimeout, least: 0.01) * 1000)),

@@ -32,7 +32,7 @@ final class CancellationClientTests: XCTestCase {
         defer { release.signal() }
         let client = try makeClient(transport: blockingStub(entered: entered, release: release))
         let promise = client.send(Request<Order>(.get, "orders/1"))
-        await fulfillment(of: [entered], timeout: 5)
+        await fulfillment(of: [entered], timeout: 30)
         promise.cancel()
         XCTAssertEqual(promise.state, .cancelled)
     }
@@ -49,9 +49,9 @@ final class CancellationClientTests: XCTestCase {
             flags.append(isCancelled)
             handled.fulfill()
         }
-        await fulfillment(of: [entered], timeout: 5)
+        await fulfillment(of: [entered], timeout: 30)
         promise.cancel()
-        await fulfillment(of: [handled], timeout: 5)
+        await fulfillment(of: [handled], timeout: 30)
         XCTAssertEqual(flags.events, [true])
         XCTAssertEqual(observed.state, .cancelled)
     }
@@ -62,7 +62,7 @@ final class CancellationClientTests: XCTestCase {
         defer { release.signal() }
         let client = try makeClient(transport: blockingStub(entered: entered, release: release))
         let promise = client.send(Request<Order>(.get, "orders/1"))
-        await fulfillment(of: [entered], timeout: 5)
+        await fulfillment(of: [entered], timeout: 30)
         promise.cancel()
         let error = await awaitError(promise)
         XCTAssertTrue(error is CancellationError, "got \(String(describing: error))")
@@ -77,9 +77,9 @@ final class CancellationClientTests: XCTestCase {
         let client = try makeClient(transport: blockingStub(entered: entered, release: release)) { $0.monitors = [monitor] }
         let promise = client.send(Request<Order>(.get, "orders/1"))
         promise.failure { _, _ in handled.fulfill() }
-        await fulfillment(of: [entered], timeout: 5)
+        await fulfillment(of: [entered], timeout: 30)
         promise.cancel()
-        await fulfillment(of: [handled], timeout: 5)
+        await fulfillment(of: [handled], timeout: 30)
         XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "failed attempts 1"])
         XCTAssertTrue(isCancelledAPIError(monitor.failedError), "got \(String(describing: monitor.failedError))")
     }
@@ -88,7 +88,7 @@ final class CancellationClientTests: XCTestCase {
         let sent = expectation(description: "the transport received the request")
         let transport = ManualTransport { _ in sent.fulfill() }
         let promise = try makeClient(transport: transport).send(Request<Order>(.get, "orders/1"))
-        await fulfillment(of: [sent], timeout: 5)
+        await fulfillment(of: [sent], timeout: 30)
         promise.cancel()
         XCTAssertEqual(transport.exchange(0).cancellations.value, 1)
     }
@@ -99,7 +99,7 @@ final class CancellationClientTests: XCTestCase {
         let transport = ManualTransport { _ in sent.fulfill() }
         let client = try makeClient(transport: transport) { $0.monitors = [monitor] }
         let promise = client.send(Request<Order>(.get, "orders/1"))
-        await fulfillment(of: [sent], timeout: 5)
+        await fulfillment(of: [sent], timeout: 30)
         promise.cancel()
         transport.exchange(0).fulfill(.json(Fixtures.orderJSON))
         _ = await awaitError(promise)
@@ -182,10 +182,10 @@ final class CancellationClientTests: XCTestCase {
             $0.monitors = [monitor]
         }
         let promise = client.send(Request<Order>(.get, "orders/1"))
-        await fulfillment(of: [retrying], timeout: 5)
+        await fulfillment(of: [retrying], timeout: 30)
         promise.cancel()
         XCTAssertEqual(promise.state, .cancelled)
-        await fulfillment(of: [failed], timeout: 2)
+        await fulfillment(of: [failed], timeout: 30)
         XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "retrying 1", "failed attempts 1"])
         XCTAssertTrue(isCancelledAPIError(monitor.failedError), "got \(String(describing: monitor.failedError))")
     }

@@ -16,7 +16,7 @@ final class ProgressClientTests: XCTestCase {
         let seen = Recorder<PromiseProgress>()
         let promise = try makeClient(transport: transport).send(Request<Order>(.get, "orders/1"))
         promise.progress { seen.append($0) }
-        await fulfillment(of: [sent], timeout: 5)
+        await fulfillment(of: [sent], timeout: 30)
         transport.exchange(0).progress(PromiseProgress(completed: 40, total: 100))
         transport.exchange(0).progress(PromiseProgress(completed: 100, total: 100))
         transport.exchange(0).fulfill(.json(Fixtures.orderJSON))
@@ -61,10 +61,10 @@ final class ProgressClientTests: XCTestCase {
         let seen = Recorder<PromiseProgress>()
         let promise = try makeClient(transport: transport, retriers: [fastRetryPolicy]).send(request)
         promise.progress { seen.append($0) }
-        await fulfillment(of: [firstSent], timeout: 5)
+        await fulfillment(of: [firstSent], timeout: 30)
         transport.exchange(0).progress(first)
         transport.exchange(0).fulfill(HTTPResponse(statusCode: 503))
-        await fulfillment(of: [secondSent], timeout: 5)
+        await fulfillment(of: [secondSent], timeout: 30)
         let events = seen.events
         transport.exchange(1).fulfill(.json(Fixtures.orderJSON))
         _ = try await promise.value

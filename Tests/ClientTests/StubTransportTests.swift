@@ -49,7 +49,7 @@ final class StubTransportClientTests: XCTestCase {
             return HTTPResponse(statusCode: 204)
         }
         let promise = transport.send(URLRequest(url: URL(string: "http://h/")!), body: nil)
-        await fulfillment(of: [entered], timeout: 5)
+        await fulfillment(of: [entered], timeout: 30)
         XCTAssertEqual(promise.state, .running)
     }
 

@@ -1,4 +1,5 @@
 import XCTest
+import BatonLocking
 @testable import DemoServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -142,13 +143,22 @@ final class AuthenticationTests: ServerTestCase {
     }
 }
 
-/// Tokens that expire by themselves, on a server with a short lifetime.
+/// Tokens that expire by themselves, measured against a clock the test moves by hand: the token
+/// expires at an exact point of the test, however long the requests take on a busy machine.
 final class TokenLifetimeTests: ServerTestCase {
+    /// The server's time for token lifetimes; it moves only when a test moves it.
+    private let clock = Locked(ContinuousClock.now)
+
     override func makeConfiguration() -> DemoServer.Configuration {
         var configuration = super.makeConfiguration()
-        // Long enough for the fresh request to finish on a loaded machine (under TSan in CI).
         configuration.tokenLifetime = 1.5
+        let clock = self.clock
+        configuration.tokenClock = { clock.value }
         return configuration
+    }
+
+    private func advanceClock(by duration: Duration) {
+        clock.withLock { $0 += duration }
     }
 
     func test_expiredToken_answers401WithInvalidTokenChallenge() async throws {
@@ -158,8 +168,10 @@ final class TokenLifetimeTests: ServerTestCase {
         let token = try XCTUnwrap(reply.object["token"] as? String)
         let fresh = try await send("GET", "/books/1", token: token)
         XCTAssertEqual(fresh.status, 200)
-        // The behaviour under test is the passage of time itself, so this waits it out.
-        try await Task.sleep(for: .milliseconds(1_700))
+        advanceClock(by: .milliseconds(1_499))
+        let lastMoment = try await send("GET", "/books/1", token: token)
+        XCTAssertEqual(lastMoment.status, 200, "the token expired before its lifetime was over")
+        advanceClock(by: .milliseconds(1))
         let expired = try await send("GET", "/books/1", token: token)
         XCTAssertEqual(expired.status, 401)
         XCTAssertEqual(expired.message, "invalid_token")

@@ -9,48 +9,54 @@ import FoundationNetworking
 final class ConcurrencyTests: ServerTestCase {
     override func makeConfiguration() -> DemoServer.Configuration {
         var configuration = super.makeConfiguration()
-        configuration.idleTimeout = 10
+        // No connection here is closed for silence, however slow a busy machine makes the test:
+        // the slow client's request is still pending at the end of its test, and requests held
+        // at a barrier wait as long as the others take to arrive.
+        configuration.idleTimeout = 300
         return configuration
     }
 
+    /// A hang guard only (per read): the server answers as soon as the last request arrives.
+    private let hangGuard: Double = 30
+
+    /// Each request is held at a barrier until all 200 have arrived: only a server handling the
+    /// 200 at once answers any of them (one serving connections in turn would hold the first
+    /// forever).
     func test_200SimultaneousConnections_areServedIndependently() throws {
-        let clients = try (0..<200).map { _ in try rawClient(readTimeout: 10) }
-        let start = ContinuousClock.now
-        // Every request waits 500 ms on the server: one after another, they would take 100 s.
+        let clients = try (0..<200).map { _ in try rawClient(readTimeout: hangGuard) }
         for client in clients {
-            XCTAssertTrue(client.send("GET /health HTTP/1.1\nHost: x\nX-Demo-Fault: delay=500ms\n\n".crlf))
+            XCTAssertTrue(client.send("GET /health HTTP/1.1\nHost: x\nX-Demo-Fault: barrier=200\n\n".crlf))
         }
         for client in clients {
             XCTAssertEqual(try client.readResponse().status, 200)
         }
-        // A hang guard far above the half second this takes, far below the 100 s of serving in turn.
-        XCTAssertLessThan(ContinuousClock.now - start, .seconds(20))
     }
 
+    /// The same through URLSession (libcurl on Linux): 200 requests in flight at once, held at a
+    /// barrier until the 200th arrives.
     func test_200ConcurrentURLSessionRequests_allSucceed() async throws {
         let session = self.session!
         let url = url("/health")
-        let start = ContinuousClock.now
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<200 {
-                group.addTask { try await fetchStatus(session, url, fault: "delay=300ms") }
+                group.addTask { try await fetchStatus(session, url, fault: "barrier=200") }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         XCTAssertEqual(statuses, Array(repeating: 200, count: 200))
-        // Served in turn, this would take 60 s.
-        XCTAssertLessThan(ContinuousClock.now - start, .seconds(30))
     }
 
+    /// A request whose body never comes holds its connection; fifty requests on other connections
+    /// are answered meanwhile. A server blocked on the slow one would answer none of them before
+    /// the slow request ends (after the 300 s idle timeout), and URLSession's 20 s request timeout
+    /// would fail the test.
     func test_slowClient_doesNotBlockOtherClients() async throws {
         let slow = try rawClient(readTimeout: 0.05)
         slow.send("POST /_demo/echo HTTP/1.1\nHost: x\nContent-Length: 1000\n\npartial".crlf)
-        let start = ContinuousClock.now
         for _ in 0..<50 {
             let reply = try await send("GET", "/health")
             XCTAssertEqual(reply.status, 200)
         }
-        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
         // The slow request is still pending: nobody had to wait for it to be timed out.
         XCTAssertFalse(slow.readUntilClosed().closed)
     }
@@ -61,7 +67,8 @@ final class ConcurrencyTests: ServerTestCase {
         let url = url("/health")
         let delayedFinished = Locked(false)
         let delayed = Task {
-            _ = try? await fetchStatus(session, url, fault: "delay=30s")
+            // The longest delay there is, cut short by the cancel below.
+            _ = try? await fetchStatus(session, url, fault: "delay=300s")
             delayedFinished.withLock { $0 = true }
         }
         try await waitUntilServerCounts(1, for: "GET /health")

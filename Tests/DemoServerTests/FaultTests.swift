@@ -131,7 +131,8 @@ final class FaultTests: ServerTestCase {
     func test_badValues_answer400() async throws {
         for value in ["status=abc", "status=700", "status=199", "delay=fast", "delay=5", "delay=-1s", "drop-after=x",
                       "body=json", "times=-1", "drop=yes", "retry-after=soon", "content-type=",
-                      "body-bytes=-1", "body-bytes=268435457", "gzip=yes"] {
+                      "body-bytes=-1", "body-bytes=268435457", "gzip=yes",
+                      "stall-after=-1", "stall-after=x", "barrier=0", "barrier=100001"] {
             let reply = try await faulted(value)
             XCTAssertEqual(reply.status, 400, value)
             XCTAssertTrue(reply.message?.hasPrefix("X-Demo-Fault has a bad value for") == true, value)
@@ -156,7 +157,8 @@ final class FaultTests: ServerTestCase {
 final class FaultParsingTests: XCTestCase {
     func test_parse_readsEveryKnownKey() throws {
         let fault = try Fault.parse(
-            "status=503; retry-after=2; delay=250ms; drop-after=10; body=garbage; content-type=text/html; times=3; drop; body-bytes=7; gzip"
+            "status=503; retry-after=2; delay=250ms; drop-after=10; body=garbage; content-type=text/html; times=3; drop; body-bytes=7; gzip;"
+                + " stall-after=20; barrier=4"
         )
         var expected = Fault()
         expected.status = 503
@@ -169,6 +171,8 @@ final class FaultParsingTests: XCTestCase {
         expected.drop = true
         expected.bodyBytes = 7
         expected.gzip = true
+        expected.stallAfter = 20
+        expected.barrier = 4
         XCTAssertEqual(fault, expected)
     }
 

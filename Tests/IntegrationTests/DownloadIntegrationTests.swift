@@ -61,24 +61,37 @@ final class DownloadIntegrationTests: FolderTestCase {
         XCTAssertEqual(try partialFiles(), before)
     }
 
+    /// The server sends the first mebibyte of a 64 MiB answer and then nothing until the client
+    /// hangs up (`stall-after`), so the cancel lands mid-transfer however slow the machine, with
+    /// the download's temporary file already there.
     func test_cancellingADownload_leavesNoFile() async throws {
         let before = try partialFiles()
         let destination = folder.appending(path: "large.json")
         let started = expectation(description: "bytes arrived")
         started.assertForOverFulfill = false
+        let hungUp = serverLog.expectLine(containing: "until the client closed the connection")
+        let stalled = Request<Data>(.get, "health", headers: ["X-Demo-Fault": "body-bytes=\(64 << 20);stall-after=\(1 << 20)"])
 
-        let download = client.download(bigBody(64 << 20), to: destination)
+        let download = client.download(stalled, to: destination)
         download.progress { progress in if progress.completed > 0 { started.fulfill() } }
         await fulfillment(of: [started], timeout: 30)
+        let partial = Set(try partialFiles()).subtracting(before)
+        XCTAssertFalse(partial.isEmpty, "no temporary file while the download runs")
         download.cancel()
         _ = try? await download.value
 
         XCTAssertEqual(download.state, .cancelled)
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
-        // The transfer ends on the session's queue just after the cancel: wait for its cleanup.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try partialFiles() != before, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        XCTAssertEqual(try partialFiles(), before)
+        // The cancel reached the transfer: the client closed the connection.
+        await fulfillment(of: [hungUp], timeout: 30)
+        // Baton removes the temporary file when URLSession reports the cancelled task complete,
+        // on the session's queue, after the promise settled; nothing tells when. So this polls,
+        // with a hang guard only (30 s, against the milliseconds it takes).
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !Set(try partialFiles()).isDisjoint(with: partial), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        XCTAssertEqual(Set(try partialFiles()).intersection(partial), [], "the download's temporary file is still there")
     }
 }
 

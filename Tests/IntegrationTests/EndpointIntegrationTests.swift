@@ -19,7 +19,7 @@ final class EndpointIntegrationTests: IntegrationTestCase {
 
         _ = try await client.send(FindOrders(name: "山田")).value
 
-        await fulfillment(of: [logged], timeout: 3)
+        await fulfillment(of: [logged], timeout: 30)
     }
 
     func test_findOrders_withLatinName_returnsTheOneMatch() async throws {

@@ -170,9 +170,9 @@ final class FaultIntegrationTests: IntegrationTestCase {
     func test_clientTimeout_endsADelayedAnswerAsTimedOut() async throws {
         let client = try makeClient { $0.retryPolicy = nil; $0.timeout = .seconds(1) }
 
-        let error = await apiError(client.send(GetOrder(id: 1, fault: "delay=5s")))
+        let error = await apiError(client.send(GetOrder(id: 1, fault: "delay=300s")))
 
-        // Without the timeout on the wire, the answer would arrive after 5 s and fulfil the call.
+        // Without the timeout on the wire, the answer would arrive after 300 s and fulfil the call.
         XCTAssertEqual(transportCode(error), .timedOut)
     }
 

@@ -9,8 +9,9 @@ import XCTest
 /// What a server that misbehaves on purpose gets from Baton: a settled promise with a clear error,
 /// never a hang, a crash or a leaked secret.
 final class HostileServerTests: IntegrationTestCase {
-    /// The error `promise` settles with. Waiting is bounded (10 s, against answers that take
-    /// milliseconds), so a promise that never settles fails the test instead of hanging the suite.
+    /// The error `promise` settles with. Waiting is bounded (a 30 s hang guard, against answers
+    /// that take milliseconds), so a promise that never settles fails the test instead of hanging
+    /// the suite.
     private func settledError<T>(_ promise: Promise<T>, file: StaticString = #filePath, line: UInt = #line) async -> APIError? {
         let settled = expectation(description: "the call settled")
         let outcome = Recorder<Result<T, any Error>>()
@@ -18,7 +19,7 @@ final class HostileServerTests: IntegrationTestCase {
             outcome.append(result)
             settled.fulfill()
         }
-        await fulfillment(of: [settled], timeout: 10)
+        await fulfillment(of: [settled], timeout: 30)
         promise.cancel()
         guard case .failure(let error)? = outcome.events.first else {
             XCTFail("expected a failure, got \(String(describing: outcome.events.first))", file: file, line: line)
@@ -51,7 +52,8 @@ final class HostileServerTests: IntegrationTestCase {
     func test_deadline_failsACallTheServerHoldsBack_andSaysSo() async throws {
         let client = try makeClient { $0.retryPolicy = nil; $0.deadline = .milliseconds(500) }
 
-        let error = await settledError(client.send(GetOrder(id: 1, fault: "delay=30s")))
+        // Held 300 s: only the deadline can end the call within the test.
+        let error = await settledError(client.send(GetOrder(id: 1, fault: "delay=300s")))
 
         XCTAssertEqual(error?.kind, .deadlineExceeded)
         XCTAssertEqual(error?.deadline, .milliseconds(500))

@@ -117,10 +117,12 @@ class IntegrationTestCase: XCTestCase {
         try await stats(of: server).requests[route] ?? 0
     }
 
-    /// Polls `/_demo/stats` (every 10 ms, for at most `timeout` seconds) until the server has
-    /// counted `count` requests for `route`, that is, until it has started handling them.
+    /// Polls `/_demo/stats` (every 10 ms) until the server has counted `count` requests for
+    /// `route`, that is, until it has read them whole and started handling them. Polling, because
+    /// the server gives no signal when it starts a request (its log has a line when it ends one);
+    /// `timeout` is a hang guard only, far above the milliseconds this takes.
     func waitUntilServerCounts(
-        _ count: Int, for route: String, timeout: Double = 3, file: StaticString = #filePath, line: UInt = #line
+        _ count: Int, for route: String, timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line
     ) async throws {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         var seen = try await requestCount(route)
@@ -171,6 +173,8 @@ class IntegrationTestCase: XCTestCase {
         private struct Waiter {
             var text: String
             var expectation: XCTestExpectation
+            /// Lines still to come before the expectation is fulfilled.
+            var remaining = 1
         }
 
         private let lines = Locked<[String]>([])
@@ -179,11 +183,15 @@ class IntegrationTestCase: XCTestCase {
         func append(_ line: String) {
             lines.withLock { $0.append(line) }
             let matched = waiters.withLock { waiters in
-                let matched = waiters.filter { line.contains($0.text) }
-                waiters.removeAll { line.contains($0.text) }
+                var matched: [XCTestExpectation] = []
+                for index in waiters.indices where line.contains(waiters[index].text) {
+                    waiters[index].remaining -= 1
+                    if waiters[index].remaining == 0 { matched.append(waiters[index].expectation) }
+                }
+                waiters.removeAll { $0.remaining == 0 }
                 return matched
             }
-            for waiter in matched { waiter.expectation.fulfill() }
+            for expectation in matched { expectation.fulfill() }
         }
 
         func clear() {
@@ -196,8 +204,14 @@ class IntegrationTestCase: XCTestCase {
         /// An expectation fulfilled by the next line logged that contains `text` (lines logged
         /// before this call do not count).
         func expectLine(containing text: String) -> XCTestExpectation {
-            let expectation = XCTestExpectation(description: "the server logs a line containing \(text)")
-            waiters.withLock { $0.append(Waiter(text: text, expectation: expectation)) }
+            expectLines(containing: text, count: 1)
+        }
+
+        /// An expectation fulfilled once `count` more lines containing `text` have been logged
+        /// (lines logged before this call do not count).
+        func expectLines(containing text: String, count: Int) -> XCTestExpectation {
+            let expectation = XCTestExpectation(description: "the server logs \(count) lines containing \(text)")
+            waiters.withLock { $0.append(Waiter(text: text, expectation: expectation, remaining: count)) }
             return expectation
         }
     }

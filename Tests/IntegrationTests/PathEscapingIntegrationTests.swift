@@ -25,7 +25,7 @@ final class PathEscapingIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(response.statusCode, 404, file: file, line: line)
         XCTAssertEqual(message, "not_found", file: file, line: line)
         XCTAssertEqual(request.description, "GET /orders/\(escaped)", file: file, line: line)
-        await fulfillment(of: [logged], timeout: 3)
+        await fulfillment(of: [logged], timeout: 30)
     }
 
     func test_plainIDValue_addressesTheOrder() async throws {
@@ -34,7 +34,7 @@ final class PathEscapingIntegrationTests: IntegrationTestCase {
         let order = try await client.send(Request<Order>(.get, "orders/\(1)")).value
 
         XCTAssertEqual(order, Fixtures.order(1))
-        await fulfillment(of: [logged], timeout: 3)
+        await fulfillment(of: [logged], timeout: 30)
     }
 
     func test_valueWithSlashesAndDotDot_staysOneSegment() async {

@@ -15,11 +15,15 @@ import XCTest
 /// the promise holds progress back instead, which the last test shows.
 final class PauseIntegrationTests: IntegrationTestCase {
     func test_pausedThenResumedRequest_completesWithItsValue() async throws {
-        let promise = client.send(GetOrder(id: 1))
+        // The server holds the answer at a barrier of two until the test sends the second
+        // request, so the call cannot settle before it is paused (a fulfil settles a paused call).
+        let hold = "barrier=2"
+        let promise = client.send(GetOrder(id: 1, fault: hold))
 
         promise.pause()
         XCTAssertEqual(promise.state, .paused)
         promise.resume()
+        _ = try await client.send(Demo.echo(headers: ["X-Demo-Fault": hold])).value
 
         let order = try await promise.value
         XCTAssertEqual(order.id, 1)
@@ -59,7 +63,8 @@ final class PauseIntegrationTests: IntegrationTestCase {
     }
 
     func test_cancellingAPausedRequest_settlesAsCancelled() async throws {
-        let promise = client.send(GetOrder(id: 1, fault: "delay=2s"))
+        // Held far longer than the test: the answer cannot settle the call before the cancel.
+        let promise = client.send(GetOrder(id: 1, fault: "delay=300s"))
         promise.pause()
 
         promise.cancel()
@@ -110,19 +115,23 @@ final class PauseIntegrationTests: IntegrationTestCase {
         let release = DispatchSemaphore(value: 0)
         let heldClient = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
         let reported = Locked<[PromiseProgress]>([])
-        let upload = heldClient.send(Request<Photo>(.post, "reviews/\(review.id)/photos", headers: ["X-Demo-Fault": "delay=1s"],
+        // The server holds the answer at a barrier of two until the test sends the second
+        // request: the checks below run while it is held, however long they take.
+        let hold = ["X-Demo-Fault": "barrier=2"]
+        let upload = heldClient.send(Request<Photo>(.post, "reviews/\(review.id)/photos", headers: hold,
                                                     body: .data(form.body, contentType: form.contentType)))
         upload.pause()
         upload.progress { progress in reported.withLock { $0.append(progress) } }
         release.signal()
 
         // The server counts the request once it has read the whole body, then holds its answer.
-        try await waitUntilServerCounts(1, for: "POST /reviews/:review_id/photos", timeout: 10)
+        try await waitUntilServerCounts(1, for: "POST /reviews/:review_id/photos")
         XCTAssertEqual(reported.value, [], "progress was delivered while paused")
         XCTAssertEqual(upload.state, .paused)
 
         upload.resume()
         XCTAssertLessThanOrEqual(reported.value.count, 1, "only the newest progress is handed over on resume: \(reported.value)")
+        _ = try await client.send(Demo.echo(headers: hold)).value
         let photo = try await upload.value
         XCTAssertEqual(photo.bytes, image.count)
     }

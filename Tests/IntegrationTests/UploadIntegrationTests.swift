@@ -10,10 +10,16 @@ import XCTest
 /// `MultipartForm` and file bodies against DemoServer's photo upload: what arrives, bodies
 /// streamed from disk, temporary files, cancellation.
 final class UploadIntegrationTests: FolderTestCase {
-    /// A photo's upload to review `reviewID` as a `MultipartForm`.
-    private func upload(_ form: MultipartForm, to reviewID: Int, through client: Client? = nil) -> Promise<Photo> {
-        (client ?? self.client).send(Request<Photo>(.post, "reviews/\(reviewID)/photos", body: .multipart(form)))
+    /// A photo's upload to review `reviewID` as a `MultipartForm`, with `headers`.
+    private func upload(
+        _ form: MultipartForm, to reviewID: Int, through client: Client? = nil, headers: [String: String] = [:]
+    ) -> Promise<Photo> {
+        (client ?? self.client).send(Request<Photo>(.post, "reviews/\(reviewID)/photos", headers: headers, body: .multipart(form)))
     }
+
+    /// The server holds the answer this long (the longest delay there is) unless the client hangs
+    /// up: a cancel, however late a busy machine makes it, always lands before the answer.
+    private static let heldAnswer = ["X-Demo-Fault": "delay=300s"]
 
     /// The temporary files Baton has spooled bodies to and not yet removed.
     private func spooledFiles() throws -> [String] {
@@ -115,29 +121,43 @@ final class UploadIntegrationTests: FolderTestCase {
         form.append(fileAt: file, name: "photo")
         let started = expectation(description: "bytes are on the wire")
         started.assertForOverFulfill = false
+        // Its head went out before its first body byte, so the server logs the request: cut short
+        // ("incomplete"), or held and hung up on ("abandoned"), or answered if it was stored.
+        let over = serverLog.expectLine(containing: #""POST /reviews/\#(review.id)/photos HTTP/1.1""#)
         let before = try spooledFiles()
 
-        let upload = upload(form, to: review.id)
+        let upload = upload(form, to: review.id, headers: Self.heldAnswer)
         upload.progress { progress in if progress.completed > 0 { started.fulfill() } }
         await fulfillment(of: [started], timeout: 30)
         upload.cancel()
         _ = try? await upload.value
 
+        XCTAssertEqual(upload.state, .cancelled)
+        // The call removes its temporary file as it settles, before this test's await resumes.
         XCTAssertEqual(try spooledFiles(), before)
+        // The moment the photo would have been stored is past once the server is done with it.
+        await fulfillment(of: [over], timeout: 30)
         let stats = try await stats()
-        XCTAssertEqual(stats.photosStored, 0)
+        XCTAssertEqual(stats.photosStored, 0, "\(serverLog.all)")
     }
 
     /// FoundationNetworking can end the process when an upload read from a file is cancelled
     /// while it waits for the file's next chunk; Baton streams file bodies so that it cannot.
-    /// Twenty cancellations at the first bytes sent, each a chance to hit that window.
+    /// Twenty cancellations at the first bytes sent, each a chance to hit that window: the body
+    /// is large enough to take a while on loopback, and the answer is held, so no upload can
+    /// finish before its cancel.
     func test_cancellingFileUploadsMidTransfer_neverEndsTheProcess() async throws {
         let file = folder.appending(path: "body.bin")
-        try Multipart.imageBytes(count: 4_000_000).write(to: file)
+        // 32 MB: eight copies of a 4 MB block (the bytes do not matter, only their number).
+        try Data(repeating: 0, count: 0).write(to: file)
+        let block = Multipart.imageBytes(count: 4_000_000)
+        let handle = try FileHandle(forWritingTo: file)
+        for _ in 0..<8 { try handle.write(contentsOf: block) }
+        try handle.close()
         for _ in 1...20 {
             let started = expectation(description: "bytes are on the wire")
             started.assertForOverFulfill = false
-            let upload = client.send(Demo.echo(.post, body: .file(file, contentType: "application/octet-stream")))
+            let upload = client.send(Demo.echo(.post, headers: Self.heldAnswer, body: .file(file, contentType: "application/octet-stream")))
             upload.progress { progress in if progress.completed > 0 { started.fulfill() } }
             await fulfillment(of: [started], timeout: 30)
             upload.cancel()

@@ -67,7 +67,7 @@ final class UploadQueueIntegrationTests: FolderTestCase {
         XCTAssertEqual(queue.pending(), [])
 
         // A slow upload, cancelled: recorded as it was.
-        let slow = try queue.add(form(Multipart.imageBytes(count: 1000)), to: "reviews/\(review.id)/photos", headers: ["X-Demo-Fault": "delay=5s"])
+        let slow = try queue.add(form(Multipart.imageBytes(count: 1000)), to: "reviews/\(review.id)/photos", headers: ["X-Demo-Fault": "delay=300s"])
         let sending = queue.send()
         try await waitUntilServerCounts(2, for: "POST /reviews/:review_id/photos")
         sending.cancel()

@@ -54,7 +54,7 @@ final class AsyncTests: XCTestCase {
             awaiting.fulfill()
             return try await deferred.promise.value
         }
-        await fulfillment(of: [awaiting], timeout: 5)
+        await fulfillment(of: [awaiting], timeout: 30)
         waiting.cancel()
         do {
             _ = try await waiting.value
@@ -96,9 +96,9 @@ final class AsyncTests: XCTestCase {
             finished.fulfill()
             return 1
         }
-        await fulfillment(of: [started], timeout: 5)
+        await fulfillment(of: [started], timeout: 30)
         promise.cancel()
-        await fulfillment(of: [finished], timeout: 5)
+        await fulfillment(of: [finished], timeout: 30)
         XCTAssertEqual(observed.events, ["CancellationError, Task.isCancelled: true"])
         XCTAssertEqual(promise.state, .cancelled)
     }
@@ -126,7 +126,7 @@ final class AsyncTests: XCTestCase {
         }
         for step in 1...3 {
             deferred.report(Int64(step), of: 3)
-            await fulfillment(of: [received[step - 1]], timeout: 5)
+            await fulfillment(of: [received[step - 1]], timeout: 30)
         }
         deferred.fulfill(0)
         let all = await reader.value

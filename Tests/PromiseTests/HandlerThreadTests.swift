@@ -144,14 +144,14 @@ final class HandlerThreadTests: XCTestCase {
             deferred.fulfill(1)
             finished.signal()
         }.start()
-        XCTAssertEqual(entered.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(entered.wait(timeout: .now() + 30), .success)
         deferred.promise.always {
             lateHandlerThreads.append(currentThreadID())
             log.append("late")
         }
         log.append("registered")
         proceed.signal()
-        XCTAssertEqual(finished.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(log.events, ["registered", "first", "late"])
         XCTAssertEqual(lateHandlerThreads.events, deliveringThread.events)
     }
@@ -181,7 +181,7 @@ final class HandlerThreadTests: XCTestCase {
         }
         deferred.report(1)
         deferred.fulfill(1)
-        wait(for: [done], timeout: 5)
+        wait(for: [done], timeout: 30)
         XCTAssertEqual(seen.events, [
             "progress on handlers", "then on handlers", "success on handlers", "always on handlers",
         ])
@@ -201,7 +201,7 @@ final class HandlerThreadTests: XCTestCase {
             }
         recovered.always { done.fulfill() }
         deferred.reject(TestError.boom)
-        wait(for: [done], timeout: 5)
+        wait(for: [done], timeout: 30)
         XCTAssertEqual(seen.events, ["failure on errors", "recover on errors"])
         XCTAssertEqual(recovered.fulfilledValue, 5)
     }
@@ -217,7 +217,7 @@ final class HandlerThreadTests: XCTestCase {
             seen.append("success on \(key.currentQueueName)")
             done.fulfill()
         }
-        wait(for: [done], timeout: 5)
+        wait(for: [done], timeout: 30)
         XCTAssertEqual(seen.events, ["success on late"])
     }
 
@@ -236,7 +236,7 @@ final class HandlerThreadTests: XCTestCase {
         deferred.fulfill(1)
         XCTAssertEqual(ran.value, 0)  // fulfil returned without running it
         blocker.signal()
-        wait(for: [done], timeout: 5)
+        wait(for: [done], timeout: 30)
         XCTAssertEqual(ran.value, 1)
     }
 }

@@ -15,7 +15,7 @@ final class RetryTimeoutTests: XCTestCase {
             return attempt < 3 ? Promise(error: TestError.step(attempt)) : Promise(value: attempt * 10)
         }
         retried.always { settled.fulfill() }
-        wait(for: [settled], timeout: 5)
+        wait(for: [settled], timeout: 30)
         XCTAssertEqual(retried.fulfilledValue, 30)
         XCTAssertEqual(attempts.value, 3)
     }
@@ -27,7 +27,7 @@ final class RetryTimeoutTests: XCTestCase {
             Promise(error: TestError.step(attempts.increment()))
         }
         retried.always { settled.fulfill() }
-        wait(for: [settled], timeout: 5)
+        wait(for: [settled], timeout: 30)
         XCTAssertTestError(retried.failureError, .step(3))
         XCTAssertEqual(attempts.value, 3)
     }
@@ -94,14 +94,17 @@ final class RetryTimeoutTests: XCTestCase {
         let attempts = Counter()
         let secondAttempt = expectation(description: "a second attempt started")
         secondAttempt.isInverted = true
-        let retried = Promise<Int>.retry(times: 3, delay: .milliseconds(100)) {
+        // The cancel comes two statements after the first attempt fails; a second after it (far
+        // longer than any pause of a busy machine) the second attempt would start, and the test
+        // watches half a second past that.
+        let retried = Promise<Int>.retry(times: 3, delay: .seconds(1)) {
             if attempts.increment() > 1 { secondAttempt.fulfill() }
             return Promise(error: TestError.boom)
         }
         // The first attempt failed inside retry(); the second waits for the delay.
         XCTAssertEqual(retried.state, .running)
         retried.cancel()
-        wait(for: [secondAttempt], timeout: 0.4)
+        wait(for: [secondAttempt], timeout: 1.5)
         XCTAssertEqual(attempts.value, 1)
         XCTAssertEqual(retried.state, .cancelled)
     }
@@ -115,7 +118,7 @@ final class RetryTimeoutTests: XCTestCase {
             return starts.count == 1 ? Promise(error: TestError.boom) : Promise(value: 2)
         }
         retried.always { settled.fulfill() }
-        wait(for: [settled], timeout: 5)
+        wait(for: [settled], timeout: 30)
         XCTAssertEqual(retried.fulfilledValue, 2)
         XCTAssertEqual(starts.count, 2)
         let gap = starts.events[1] - starts.events[0]
@@ -146,7 +149,7 @@ final class RetryTimeoutTests: XCTestCase {
         let settled = expectation(description: "settled")
         let limited = original.promise.timeout(after: .milliseconds(20))
         limited.always { settled.fulfill() }
-        wait(for: [settled], timeout: 5)
+        wait(for: [settled], timeout: 30)
         XCTAssertEqual(limited.state, .rejected)
         guard case .timedOut(let limit)? = limited.failureError as? PromiseError else {
             return XCTFail("expected PromiseError.timedOut, got \(String(describing: limited.result))")
@@ -164,7 +167,7 @@ final class RetryTimeoutTests: XCTestCase {
             seen.append("\(error is PromiseError) \(isCancelled)")
             settled.fulfill()
         }
-        wait(for: [settled], timeout: 5)
+        wait(for: [settled], timeout: 30)
         XCTAssertEqual(seen.events, ["true false"])
     }
 

@@ -169,7 +169,7 @@ final class ThreadingTests: XCTestCase {
             deferred.promise.resume()
             log.append("outer sees result \(deferred.promise.result?.value ?? -1)")
         }
-        let returned = runOnNewThread(timeout: 5) { deferred.fulfill(3) }
+        let returned = runOnNewThread(timeout: 30) { deferred.fulfill(3) }
         XCTAssertTrue(returned, "fulfil did not return: deadlock")
         XCTAssertEqual(log.events, ["outer sees fulfilled", "outer sees result 3", "inner"])
     }
@@ -183,7 +183,7 @@ final class ThreadingTests: XCTestCase {
             log.append("after cancel: \(deferred.promise.state)")
         }
         deferred.promise.failure { _, isCancelled in log.append("failure, cancelled: \(isCancelled)") }
-        let returned = runOnNewThread(timeout: 5) { deferred.report(1) }
+        let returned = runOnNewThread(timeout: 30) { deferred.report(1) }
         XCTAssertTrue(returned, "report did not return: deadlock")
         XCTAssertEqual(log.events, ["progress", "after cancel: cancelled", "failure, cancelled: true"])
         XCTAssertEqual(deferred.cancelCount, 1)
@@ -197,7 +197,7 @@ final class ThreadingTests: XCTestCase {
             deferred.promise.always { log.append("always") }
             deferred.promise.cancel()
         }
-        let returned = runOnNewThread(timeout: 5) { deferred.promise.cancel() }
+        let returned = runOnNewThread(timeout: 30) { deferred.promise.cancel() }
         XCTAssertTrue(returned, "cancel did not return: deadlock")
         XCTAssertEqual(log.events, ["cancel handler sees cancelled", "always"])
     }
@@ -213,7 +213,7 @@ final class ThreadingTests: XCTestCase {
             log.append("resume handler sees \(deferred.promise.state)")
             deferred.promise.resume()
         }
-        let returned = runOnNewThread(timeout: 5) {
+        let returned = runOnNewThread(timeout: 30) {
             deferred.promise.pause()
             deferred.promise.resume()
         }
@@ -230,7 +230,7 @@ final class ThreadingTests: XCTestCase {
             second.fulfill(2)
             log.append("first's handler done")
         }
-        let returned = runOnNewThread(timeout: 5) { first.fulfill(1) }
+        let returned = runOnNewThread(timeout: 30) { first.fulfill(1) }
         XCTAssertTrue(returned, "fulfil did not return: deadlock")
         XCTAssertEqual(Set(log.events), ["second's handler sees first fulfilled", "first's handler done"])
     }

@@ -60,14 +60,16 @@ extension DemoAPI {
             guard username == Self.demoUsername, password == Self.demoPassword else {
                 throw Refusal(400, "invalid_grant")
             }
+            let now = tokenClock()
             pair = state.withLock { state in
                 state.stats.logins += 1
-                return state.tokens.issue(lifetime: tokenLifetime)
+                return state.tokens.issue(lifetime: tokenLifetime, now: now)
             }
         case "refresh_token":
             guard let refresh = fields["refresh_token"] else { throw Refusal(400, "invalid_request") }
+            let now = tokenClock()
             let rotated = state.withLock { state in
-                let rotated = state.tokens.rotate(refresh: refresh, lifetime: tokenLifetime)
+                let rotated = state.tokens.rotate(refresh: refresh, lifetime: tokenLifetime, now: now)
                 if rotated == nil {
                     state.stats.refreshTokensRejected += 1
                 } else {

@@ -13,6 +13,8 @@ final class DemoAPI: HTTPHandler {
         var stats = Stats()
         /// Requests seen per exact `X-Demo-Fault` value, for `times=K`.
         var faultCounts: [String: Int] = [:]
+        /// Requests that have reached a `barrier=N` fault, per exact `X-Demo-Fault` value.
+        var barrierArrivals: [String: Int] = [:]
     }
 
     /// A refusal carrying the response to send, so handlers can `throw` their error answers.
@@ -37,10 +39,16 @@ final class DemoAPI: HTTPHandler {
     /// `expires_in` of a token response: the lifetime in whole seconds, rounded up.
     let expiresIn: Int
     let tokenStyle: TokenStyle
+    /// The time token lifetimes are measured against.
+    let tokenClock: @Sendable () -> ContinuousClock.Instant
     let state: Locked<State>
 
-    init(seed: UInt64, tokenLifetime: Double, tokenStyle: TokenStyle = .demo) {
+    init(
+        seed: UInt64, tokenLifetime: Double, tokenStyle: TokenStyle = .demo,
+        tokenClock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.tokenStyle = tokenStyle
+        self.tokenClock = tokenClock
         self.seed = seed
         self.tokenLifetime = .milliseconds(Int64((tokenLifetime * 1000).rounded()))
         expiresIn = Int(tokenLifetime.rounded(.up))
@@ -58,16 +66,18 @@ final class DemoAPI: HTTPHandler {
             state.withLock { $0.stats.requests["\(head.method) \(match.route.pattern)", default: 0] += 1 }
         }
         // Faults come first: a test asking for a 503 gets it whatever else is wrong with the request.
+        let faultHeader = head.headers[Fault.headerName]
         var fault: Fault?
-        if let header = head.headers[Fault.headerName] {
+        if let faultHeader {
             do {
-                let parsed = try Fault.parse(header)
-                if shouldApply(parsed, headerValue: header) { fault = parsed }
+                let parsed = try Fault.parse(faultHeader)
+                if shouldApply(parsed, headerValue: faultHeader) { fault = parsed }
             } catch {
                 return .respond(.message(400, error.message))
             }
         }
-        if let fault {
+        if let fault, let faultHeader {
+            if let size = fault.barrier, !passBarrier(size, headerValue: faultHeader, exchange) { return .drop }
             if let delay = fault.delay, !exchange.pause(delay) { return .drop }
             if fault.drop { return .drop }
             if let status = fault.status {
@@ -118,6 +128,26 @@ final class DemoAPI: HTTPHandler {
         return seen <= times
     }
 
+    /// How often a request held at a barrier looks whether its group is complete; between looks
+    /// it watches its connection, so a client hanging up or the server stopping ends the wait.
+    static let barrierPollInterval = Duration.milliseconds(20)
+
+    /// Holds the request until `size` requests with this header value have arrived (counting it),
+    /// the whole group of `size` it belongs to; false when the wait is abandoned: the client hung
+    /// up, the server is stopping, or ``Fault/maxDelay`` passed.
+    private func passBarrier(_ size: Int, headerValue: String, _ exchange: HTTPExchange) -> Bool {
+        let ticket = state.withLock { state in
+            defer { state.barrierArrivals[headerValue, default: 0] += 1 }
+            return state.barrierArrivals[headerValue, default: 0]
+        }
+        let groupComplete = (ticket / size + 1) * size
+        let deadline = ContinuousClock.now + Fault.maxDelay
+        while state.withLock({ $0.barrierArrivals[headerValue, default: 0] }) < groupComplete {
+            guard ContinuousClock.now < deadline, exchange.pause(Self.barrierPollInterval) else { return false }
+        }
+        return true
+    }
+
     /// The parts of a fault that change a response rather than replace it.
     private func finish(_ response: ServerResponse, fault: Fault?) -> HTTPReply {
         var response = response
@@ -129,7 +159,8 @@ final class DemoAPI: HTTPHandler {
             response.body = Gzip.compress(response.body)
             response.setHeader("Content-Encoding", "gzip")
         }
-        return .respond(response, truncateAfter: fault.dropAfter)
+        if let stallAfter = fault.stallAfter { return .respond(response, cut: Cut(after: stallAfter, hold: Fault.maxDelay)) }
+        return .respond(response, cut: fault.dropAfter.map { Cut(after: $0, hold: nil) })
     }
 
     /// RFC 6750 §3: no credentials get a bare challenge, bad credentials an `invalid_token` one.
@@ -142,7 +173,8 @@ final class DemoAPI: HTTPHandler {
             throw Refusal(.message(401, "unauthorized", headers: [("WWW-Authenticate", "Bearer")]))
         }
         let token = parts[1].trimmingOWS()
-        guard state.withLock({ $0.tokens.check(access: token) }) == .valid else {
+        let now = tokenClock()
+        guard state.withLock({ $0.tokens.check(access: token, now: now) }) == .valid else {
             if strict {
                 let challenge = "Bearer realm=\"demo\", error=\"invalid_token\", error_description=\"The access token expired\""
                 throw Refusal(ServerResponse(status: 401, headers: [("WWW-Authenticate", challenge)]))

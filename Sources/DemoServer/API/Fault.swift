@@ -8,6 +8,8 @@ struct Fault: Sendable, Equatable {
     static let maxDelay = Duration.seconds(300)
     /// The largest `body-bytes`: the server builds the body in memory.
     static let maxBodyBytes = 256 << 20
+    /// The largest `barrier`: far more requests than a test holds at once.
+    static let maxBarrier = 100_000
 
     var status: Int?
     var retryAfter: Int?
@@ -25,6 +27,15 @@ struct Fault: Sendable, Equatable {
     var challenge: String?
     /// Apply to the first `times` requests carrying the same header value only.
     var times: Int?
+    /// Send the first N bytes of the answer (status line included), then nothing more until the
+    /// client hangs up or the server stops (at most ``maxDelay``), then close: a transfer that
+    /// stalls midway. Takes the place of `drop-after` when both are given.
+    var stallAfter: Int?
+    /// Hold the request until this many requests carrying the same header value have arrived,
+    /// then let them all go on (the next ones form the next group): a barrier, which only a
+    /// server handling that many requests at once can pass. A request held longer than
+    /// ``maxDelay``, or whose client hangs up, is dropped.
+    var barrier: Int?
 
     /// Why a header value was refused; the message goes into the 400 answer.
     struct Invalid: Error, Equatable {
@@ -75,6 +86,10 @@ struct Fault: Sendable, Equatable {
                 fault.challenge = value
             case "times":
                 fault.times = try integer(in: 0...Int(Int32.max))
+            case "stall-after":
+                fault.stallAfter = try integer(in: 0...Int(Int32.max))
+            case "barrier":
+                fault.barrier = try integer(in: 1...maxBarrier)
             default:
                 continue
             }

@@ -18,7 +18,7 @@ struct TokenStore: Sendable {
     private var accessExpiry: [String: ContinuousClock.Instant] = [:]
     private var refreshTokens: Set<String> = []
 
-    mutating func issue(lifetime: Duration, now: ContinuousClock.Instant = .now) -> Pair {
+    mutating func issue(lifetime: Duration, now: ContinuousClock.Instant) -> Pair {
         // Expired tokens are forgotten here so that a long-running server does not grow without bound.
         accessExpiry = accessExpiry.filter { $0.value > now }
         let pair = Pair(access: Self.randomToken(prefix: "at_"), refresh: Self.randomToken(prefix: "rt_"))
@@ -27,15 +27,15 @@ struct TokenStore: Sendable {
         return pair
     }
 
-    func check(access token: String, now: ContinuousClock.Instant = .now) -> Check {
+    func check(access token: String, now: ContinuousClock.Instant) -> Check {
         guard let expiry = accessExpiry[token], expiry > now else { return .invalid }
         return .valid
     }
 
     /// A new pair for a refresh token that is still unused, nil for an unknown or used one.
-    mutating func rotate(refresh token: String, lifetime: Duration) -> Pair? {
+    mutating func rotate(refresh token: String, lifetime: Duration, now: ContinuousClock.Instant) -> Pair? {
         guard refreshTokens.remove(token) != nil else { return nil }
-        return issue(lifetime: lifetime)
+        return issue(lifetime: lifetime, now: now)
     }
 
     /// Every access token stops working now; refresh tokens keep working, so a client can recover.

@@ -74,13 +74,14 @@ final class Connection {
                 lastActivity = .now
                 guard keepOpen else { return }
             case nil:
-                guard readMore(head: head) else { return }
+                guard readMore(head: head, bodyBytes: body.count) else { return }
             }
         }
     }
 
-    /// Waits for and reads the next bytes; false when the connection is over.
-    private func readMore(head: HTTPRequestHead?) -> Bool {
+    /// Waits for and reads the next bytes; false when the connection is over. A request the client
+    /// gives up on midway (`head` received, `bodyBytes` of its body so far) is logged as such.
+    private func readMore(head: HTTPRequestHead?, bodyBytes: Int) -> Bool {
         let idle = parser.isBetweenRequests
         // The whole head must arrive within one timeout (so a trickle cannot hold a thread);
         // otherwise the timeout is on silence, so large uploads may take as long as they need.
@@ -94,7 +95,10 @@ final class Connection {
         case .ready:
             let count = readBuffer.withUnsafeMutableBytes { Posix.receive(fd, into: $0) }
             guard let count else { return true }
-            guard count > 0 else { return false }
+            guard count > 0 else {
+                if let head { logIncomplete(head, bodyBytes: bodyBytes) }
+                return false
+            }
             if idle { headStart = .now }
             lastActivity = .now
             readBuffer.withUnsafeBytes { parser.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
@@ -117,16 +121,29 @@ final class Connection {
             let note = hungUp.value ? "abandoned: the client closed the connection during the delay" : "dropped (X-Demo-Fault)"
             log(head, status: nil, bytes: 0, since: started, note: note)
             return false
-        case .respond(let response, let truncateAfter):
+        case .respond(let response, let cut):
             let closing = !head.keepAlive
             let headBytes = response.serializedHead(closing: closing, keepAlive: head.version == .http1_0)
             let bodyBytes = response.bodyToSend(headRequest: head.method == "HEAD")
-            // Logged before the answer goes: a client that has its answer finds the line in the log.
-            if let truncateAfter {
-                log(head, status: response.status, bytes: bodyBytes.count, since: started,
-                    note: "cut after \(truncateAfter) bytes (X-Demo-Fault)")
+            // Logged before the answer goes, so that a client holding its answer finds the line;
+            // a stalled answer is logged once the stall is over, saying how it ended.
+            if let cut {
                 let all = headBytes + bodyBytes
-                _ = send(all[0..<min(truncateAfter, all.count)])
+                let note = "cut after \(cut.after) bytes (X-Demo-Fault)"
+                guard let hold = cut.hold else {
+                    log(head, status: response.status, bytes: bodyBytes.count, since: started, note: note)
+                    _ = send(all[0..<min(cut.after, all.count)])
+                    return false
+                }
+                var stalled = note
+                if send(all[0..<min(cut.after, all.count)]) {
+                    let hungUp = HangUpFlag()
+                    _ = Self.pause(hold, watching: fd, wake: wake, hungUp: hungUp)
+                    stalled = hungUp.value
+                        ? "stalled after \(cut.after) bytes until the client closed the connection (X-Demo-Fault)"
+                        : "stalled after \(cut.after) bytes (X-Demo-Fault)"
+                }
+                log(head, status: response.status, bytes: bodyBytes.count, since: started, note: stalled)
                 return false
             }
             log(head, status: response.status, bytes: bodyBytes.count, since: started, note: nil)
@@ -177,6 +194,14 @@ final class Connection {
             offset += sent
         }
         return true
+    }
+
+    /// Logs a request whose client closed the connection before sending all of it: no answer,
+    /// and nothing done with it (a test waits for this line to know the request is over).
+    private func logIncomplete(_ head: HTTPRequestHead, bodyBytes: Int) {
+        let expected = if case .contentLength(let length) = head.framing { " of \(length)" } else { "" }
+        log(head, status: nil, bytes: 0, since: headStart,
+            note: "incomplete: the client closed the connection after \(bodyBytes)\(expected) body bytes")
     }
 
     private func log(_ head: HTTPRequestHead, status: Int?, bytes: Int, since: ContinuousClock.Instant, note: String?) {

@@ -10,11 +10,18 @@ struct HTTPExchange {
 
 /// What the connection does with a request once the handler has decided.
 enum HTTPReply {
-    /// Send the response; with `truncateAfter`, only its first N bytes (status line included), then
-    /// close the connection.
-    case respond(ServerResponse, truncateAfter: Int? = nil)
+    /// Send the response; with `cut`, only its first bytes (see ``Cut``).
+    case respond(ServerResponse, cut: Cut? = nil)
     /// Close the connection without answering.
     case drop
+}
+
+/// A response sent only in part: its first `after` bytes (status line included), then either the
+/// connection is closed at once (`hold` nil) or it stays open, sending nothing more, until the
+/// client hangs up, the server stops or `hold` has passed, and is closed then.
+struct Cut: Equatable {
+    var after: Int
+    var hold: Duration?
 }
 
 /// The application behind the HTTP layer; called on connection threads, so it must be thread-safe.

@@ -29,10 +29,15 @@ final class RawClient {
         case malformedResponse(String)
     }
 
+    /// The default read timeout: a hang guard only, far above the milliseconds a loopback answer
+    /// takes, so a busy machine never trips it. Tests that watch for nothing arriving pass a
+    /// short one.
+    static let hangGuard: Double = 30
+
     let fd: Int32
     private var pending: [UInt8] = []
 
-    init(port: UInt16, readTimeout: Double = 5) throws {
+    init(port: UInt16, readTimeout: Double = hangGuard) throws {
         #if canImport(Glibc)
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -121,6 +126,20 @@ final class RawClient {
         let body = Array(pending[0..<length])
         pending.removeFirst(length)
         return Response(status: status, headers: headers, body: body)
+    }
+
+    /// Exactly the next `count` bytes, waiting for them (each read bounded by the read timeout).
+    func readBytes(_ count: Int) throws -> [UInt8] {
+        while pending.count < count { try fill() }
+        let bytes = Array(pending[0..<count])
+        pending.removeFirst(count)
+        return bytes
+    }
+
+    /// Closes the connection in both directions, as a client that gives up does (the socket
+    /// itself is closed when the client is released).
+    func hangUp() {
+        _ = shutdown(fd, Int32(SHUT_RDWR))
     }
 
     /// Reads until the server closes: true if it closed within the read timeout, false otherwise.

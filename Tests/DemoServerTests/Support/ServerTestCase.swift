@@ -110,9 +110,10 @@ class ServerTestCase: XCTestCase {
     }
 
     /// Waits until the server has counted `count` requests for `route` (as `GET /health`), polling
-    /// its stats: the server offers no other signal. Bounded by `timeout` seconds.
+    /// its stats: the server gives no signal when it starts handling a request (its log has a line
+    /// when it ends one). `timeout` is a hang guard only, far above the milliseconds this takes.
     func waitUntilServerCounts(
-        _ count: Int, for route: String, timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line
+        _ count: Int, for route: String, timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line
     ) async throws {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         func seen() async throws -> Int { (try await stats()["requests"] as? [String: Int])?[route] ?? 0 }
@@ -124,8 +125,9 @@ class ServerTestCase: XCTestCase {
         XCTAssertEqual(counted, count, "the server counted \(counted) requests for \(route) within \(timeout) s", file: file, line: line)
     }
 
-    /// A raw connection to the test server.
-    func rawClient(readTimeout: Double = 5) throws -> RawClient {
+    /// A raw connection to the test server; each read waits at most `readTimeout` seconds, a hang
+    /// guard by default.
+    func rawClient(readTimeout: Double = RawClient.hangGuard) throws -> RawClient {
         try RawClient(port: server.port, readTimeout: readTimeout)
     }
 }
