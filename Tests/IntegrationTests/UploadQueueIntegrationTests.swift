@@ -1,5 +1,10 @@
 import Baton
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TestSupport
 import XCTest
 
@@ -95,5 +100,24 @@ final class UploadQueueIntegrationTests: FolderTestCase {
         XCTAssertEqual(taken.count, 1)
         XCTAssertNil(taken.first?.error)
         XCTAssertEqual(queue.pending(), [])
+    }
+
+    func test_add_copiesTheFormsFilesAndParts_readableByTheUserOnly() throws {
+        // The usual mask, under which a copy would keep the original's read access for others.
+        let mask = umask(0o022)
+        defer { umask(mask) }
+        let queue = UploadQueue(folder: queueFolder, client: client)
+        let photo = try form(Multipart.imageBytes(count: 1000))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder.appending(path: "photo.jpg").path)
+
+        let upload = try queue.add(photo, to: "reviews/1/photos")
+
+        let record = queueFolder.appending(path: upload.id)
+        let files = try FileManager.default.contentsOfDirectory(atPath: record.path).sorted()
+        XCTAssertEqual(files.count, 3, "the caption, the photo's copy and the record: \(files)")
+        for file in files {
+            let mode = try FileManager.default.attributesOfItem(atPath: record.appending(path: file).path)[.posixPermissions] as? NSNumber
+            XCTAssertEqual(mode?.intValue, 0o600, file)
+        }
     }
 }
