@@ -1,4 +1,5 @@
 import Baton
+import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -119,5 +120,45 @@ final class UploadQueueIntegrationTests: FolderTestCase {
             let mode = try FileManager.default.attributesOfItem(atPath: record.appending(path: file).path)[.posixPermissions] as? NSNumber
             XCTAssertEqual(mode?.intValue, 0o600, file)
         }
+    }
+
+    func test_eachFailedSend_raisesTheAttemptCount_andASuccessForgetsTheUpload() async throws {
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "三度目", rating: 4)).value
+        let queue = UploadQueue(folder: queueFolder, client: client)
+        try queue.add(form(Multipart.imageBytes(count: 1000)), to: "reviews/\(review.id)/photos", headers: ["X-Demo-Fault": "status=500;times=2"])
+
+        _ = try await queue.send().value
+        let afterOne = queue.pending()
+        _ = try await queue.send().value
+        let afterTwo = queue.pending()
+        let third = try await queue.send().value
+
+        XCTAssertEqual(afterOne.map(\.attempts), [1])
+        XCTAssertEqual(afterTwo.map(\.attempts), [2])
+        XCTAssertTrue(afterTwo.first?.lastError?.contains("500") ?? false, "\(afterTwo)")
+        XCTAssertNil(third.first?.error)
+        XCTAssertEqual(queue.pending(), [])
+    }
+
+    func test_twoSendsAtOnce_inOneProcess_sendTheUploadOnce() async throws {
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "一度だけ", rating: 5)).value
+        let release = DispatchSemaphore(value: 0)
+        let held = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let queue = UploadQueue(folder: queueFolder, client: held)
+        try queue.add(form(Multipart.imageBytes(count: 1000)), to: "reviews/\(review.id)/photos")
+
+        // The first claims the upload as it is called; the second is called while the first sends.
+        let first = queue.send()
+        let second = queue.send()
+        // One release per send, however many requests were made.
+        release.signal()
+        release.signal()
+        let (sent, leftOut) = (try await first.value, try await second.value)
+
+        XCTAssertEqual(sent.count, 1)
+        XCTAssertNil(sent.first?.error)
+        XCTAssertEqual(leftOut.count, 0, "an upload this process is sending is left out")
+        let stored = try await stats().photosStored
+        XCTAssertEqual(stored, 1)
     }
 }
