@@ -2,6 +2,11 @@ import Baton
 import BatonLocking
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import XCTest
 
 /// A small entity, as an app would store.
@@ -59,6 +64,9 @@ final class EntityStoreTests: XCTestCase {
     }
 
     func test_fileStore_survivesANewInstance_withUserOnlyFiles_andNoTemporaryFileLeft() throws {
+        // The usual mask, which lets others read what is created readable: the store must not.
+        let mask = umask(0o022)
+        defer { umask(mask) }
         try FileEntityStore(folder: folder).save([Note(id: "a", text: "kept")])
 
         XCTAssertEqual(try FileEntityStore(folder: folder).read(Note.self, id: "a"), Note(id: "a", text: "kept"))
@@ -66,6 +74,21 @@ final class EntityStoreTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: typeFolder.path), ["a.json"])
         let attributes = try FileManager.default.attributesOfItem(atPath: typeFolder.appending(path: "a.json").path)
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+    }
+
+    func test_fileStore_aSave_replacesTheRecordWhole_soAReaderOfTheOldOneStillReadsItWhole() throws {
+        let store = FileEntityStore(folder: folder)
+        let old = Note(id: "a", text: String(repeating: "古い記録 ", count: 10_000))
+        try store.save(old)
+        // A reader in the middle of the old record when the save happens.
+        let reader = try FileHandle(forReadingFrom: folder.appending(path: "Note/a.json"))
+        defer { try? reader.close() }
+
+        try store.save(Note(id: "a", text: "new"))
+
+        let read = try XCTUnwrap(reader.readToEnd())
+        XCTAssertEqual(try JSONDecoder().decode(Note.self, from: read), old, "the old record, whole: the new one was written beside it and renamed over it")
+        XCTAssertEqual(try store.read(Note.self, id: "a")?.text, "new")
     }
 
     func test_fileStore_idsThatNeedEscaping_roundTrip_andStayInsideTheFolder() throws {
@@ -88,22 +111,26 @@ final class EntityStoreTests: XCTestCase {
         }
     }
 
-    func test_fileStore_aCorruptRecord_isSkippedWithAnEvent_neverFatal() throws {
+    func test_fileStore_aCorruptRecord_isSkippedWithAnEvent_neverFatal_andLeftOnDisk() throws {
         let events = Locked<[EntityStoreEvent]>([])
         let store = FileEntityStore(folder: folder) { event in events.withLock { $0.append(event) } }
-        try store.save([Note(id: "good", text: "fine"), Note(id: "bad", text: "soon torn")])
-        try Data(#"{"id": "bad", "te"#.utf8).write(to: folder.appending(path: "Note/bad.json"))
+        // An id that is escaped in its file name: the event gives it back as the entity has it.
+        try store.save([Note(id: "good", text: "fine"), Note(id: "bad/1", text: "soon torn")])
+        let torn = folder.appending(path: "Note/bad%2F1.json")
+        try Data(#"{"id": "bad/1", "te"#.utf8).write(to: torn)
 
         XCTAssertEqual(try store.readAll(Note.self), [Note(id: "good", text: "fine")])
-        XCTAssertNil(try store.read(Note.self, id: "bad"))
+        XCTAssertNil(try store.read(Note.self, id: "bad/1"))
 
         let skipped = events.value
         XCTAssertEqual(skipped.map(\.kind), [.corruptRecordSkipped, .corruptRecordSkipped])
-        XCTAssertEqual(skipped.first?.id, "bad")
+        XCTAssertEqual(skipped.first?.id, "bad/1")
         XCTAssertEqual(skipped.first?.entity, "Note")
-        XCTAssertTrue(skipped.first?.description.contains("Note bad was skipped") ?? false, "\(skipped)")
-        try store.save(Note(id: "bad", text: "mended"))
-        XCTAssertEqual(try store.read(Note.self, id: "bad")?.text, "mended", "saving over a corrupt record mends it")
+        XCTAssertEqual(skipped.first?.file.lastPathComponent, torn.lastPathComponent)
+        XCTAssertTrue(skipped.first?.description.contains("Note bad/1 was skipped") ?? false, "\(skipped)")
+        XCTAssertEqual(try Data(contentsOf: torn), Data(#"{"id": "bad/1", "te"#.utf8), "a skipped record stays on disk as it was")
+        try store.save(Note(id: "bad/1", text: "mended"))
+        XCTAssertEqual(try store.read(Note.self, id: "bad/1")?.text, "mended", "saving over a corrupt record mends it")
     }
 
     func test_fileStore_aFolderThatCannotBeWritten_isAnErrorNamingTheEntity() throws {

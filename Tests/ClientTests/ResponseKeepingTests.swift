@@ -41,6 +41,19 @@ final class ResponseKeepingTests: XCTestCase {
         XCTAssertEqual(try store.read(Note.self, id: "n1"), value)
     }
 
+    func test_anEntity_isSaved_beforeAnyHandlerOfTheCallRuns() async throws {
+        let store = InMemoryEntityStore()
+        let transport = ManualTransport()
+        let client = try makeClient(transport: transport) { $0.store = store }
+        // The handler is in place before the response arrives, so it runs as the call fulfils.
+        let readByTheHandler = client.send(Request<Note>(.get, "notes/n1")).success { _ in try store.read(Note.self, id: "n1") }
+
+        transport.exchange(0).fulfill(.json(Self.note))
+
+        let read = try await readByTheHandler.value
+        XCTAssertEqual(read, Note(id: "n1", text: "hello"))
+    }
+
     func test_anArrayOfEntities_isSavedWhole_andOtherValuesAreNot() async throws {
         let store = InMemoryEntityStore()
         let client = try makeClient(transport: StubTransport { request, _ in

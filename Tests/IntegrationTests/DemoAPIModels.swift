@@ -159,6 +159,14 @@ enum Reviews {
 }
 
 enum Photos {
+    /// A photo upload to review `reviewID` as an app builds it with `MultipartForm`: `bytes` as
+    /// `photo<index>.jpg`, with the fault `fault` for the server to inject, if given.
+    static func upload(_ bytes: Data, index: Int, to reviewID: Int, fault: String? = nil) -> Request<Photo> {
+        var form = MultipartForm()
+        form.append(bytes, name: "photo", filename: "photo\(index).jpg", contentType: "image/jpeg")
+        return Request(.post, "reviews/\(reviewID)/photos", headers: fault.map { ["X-Demo-Fault": $0] } ?? [:], body: .multipart(form))
+    }
+
     /// Uploads a `multipart/form-data` body built by ``Multipart``.
     static func upload(reviewID: Int, _ form: Multipart) -> Request<Photo> {
         Request(.post, "reviews/\(reviewID)/photos", body: .data(form.body, contentType: form.contentType))

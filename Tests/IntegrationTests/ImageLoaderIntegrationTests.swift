@@ -6,20 +6,9 @@ import TestSupport
 import XCTest
 
 /// `ImageLoader` against DemoServer: placeholder states, one request per image however many
-/// ask, cancellation of one load among many, and the memory and disk caches.
-final class ImageLoaderIntegrationTests: FolderTestCase {
-    private var image: Data!
-    private var photoURL: String!
-
-    override func setUp() async throws {
-        try await super.setUp()
-        image = Multipart.imageBytes(count: 50_000)
-        let review = try await client.send(Reviews.post(facilityID: 1, content: "画像", rating: 5)).value
-        var form = MultipartForm()
-        form.append(image, name: "photo", filename: "a.jpg", contentType: "image/jpeg")
-        photoURL = try await client.send(Request<Photo>(.post, "reviews/\(review.id)/photos", body: .multipart(form))).value.url
-    }
-
+/// ask, cancellation of one load among many, and which client (and credentials) fetches what.
+/// The caches are in ImageCacheIntegrationTests.
+final class ImageLoaderIntegrationTests: ImageTestCase {
     /// The states `load` reported, in order, once its promise settled.
     private func states(loading urlString: String, with loader: ImageLoader) async -> [String] {
         let states = Locked<[String]>([])
@@ -95,38 +84,6 @@ final class ImageLoaderIntegrationTests: FolderTestCase {
         XCTAssertEqual(requests, 1, "the cancelled request never went out")
     }
 
-    func test_theDiskCache_servesAFreshLoader_withoutARequest() async throws {
-        let disk = folder.appending(path: "images")
-        _ = try await ImageLoader(client: client, diskCache: disk).load(photoURL).value
-
-        let fromDisk = try await ImageLoader(client: client, diskCache: disk).load(photoURL).value
-
-        XCTAssertEqual(fromDisk, LoadedImage(data: image, contentType: "image/jpeg"))
-        let requests = try await requestCount("GET /photos/:id")
-        XCTAssertEqual(requests, 1)
-    }
-
-    func test_theMemoryCache_keepsAtMostItsLimit_droppingTheLeastRecentlyUsed() async throws {
-        let review = try await client.send(Reviews.post(facilityID: 1, content: "三枚", rating: 5)).value
-        var urls: [String] = []
-        for index in 0..<3 {
-            var form = MultipartForm()
-            form.append(Multipart.imageBytes(count: 40_000 + index), name: "photo", filename: "\(index).jpg", contentType: "image/jpeg")
-            urls.append(try await client.send(Request<Photo>(.post, "reviews/\(review.id)/photos", body: .multipart(form))).value.url)
-        }
-        let loader = ImageLoader(client: client, memoryLimit: 100_000)
-
-        _ = try await loader.load(urls[0]).value
-        _ = try await loader.load(urls[1]).value
-        _ = loader.cachedImage(for: urls[0])           // used: urls[1] is now the oldest
-        _ = try await loader.load(urls[2]).value
-
-        XCTAssertNotNil(loader.cachedImage(for: urls[0]))
-        XCTAssertNil(loader.cachedImage(for: urls[1]))
-        XCTAssertNotNil(loader.cachedImage(for: urls[2]))
-        XCTAssertNotNil(loader.cachedImage(for: server.baseURL.appending(path: urls[2]).absoluteString), "an absolute URL is the same image")
-    }
-
     func test_anImageOnAnotherOrigin_isFetchedWithoutTheAppsCredentials() async throws {
         let other = try Self.fixture("B").server
         let loader = ImageLoader(client: client)
@@ -138,5 +95,38 @@ final class ImageLoaderIntegrationTests: FolderTestCase {
         let headers = { (data: Data) in (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["headers"] as? [String: String] }
         XCTAssertNil(try headers(echoed.data)?["authorization"], "the token of server A never reaches server B")
         XCTAssertEqual(try headers(onOwnServer.data)?["authorization"], "Bearer \(token!)")
+    }
+
+    func test_anImageOnTheClientsOriginOutsideItsBaseURL_goesThroughTheClientsSettings() async throws {
+        let api = try makeClient { configuration in
+            configuration.baseURL = self.server.baseURL.appending(path: "v1/")
+            configuration.adapters = [HeadersAdapter(["X-App-Version": "2.4.1"])]
+        }
+        let loader = ImageLoader(client: api)
+
+        // DemoServer's echo answers with the headers it received.
+        let echoed = try await loader.load("/_demo/echo").value
+
+        let headers = try JSONSerialization.jsonObject(with: echoed.data) as? [String: Any]
+        let received = headers?["headers"] as? [String: String]
+        XCTAssertEqual(received?["authorization"], "Bearer \(token!)")
+        XCTAssertEqual(received?["x-app-version"], "2.4.1")
+    }
+
+    func test_aCancelledLoad_reportsNoFurtherState_whileAnotherLoadOfItsImageEndsLoaded() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let held = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let loader = ImageLoader(client: held)
+        let cancelledStates = Recorder<String>()
+        let otherStates = Recorder<String>()
+
+        let cancelled = loader.load(photoURL) { cancelledStates.append(Self.name(of: $0)) }
+        let other = loader.load(photoURL) { otherStates.append(Self.name(of: $0)) }
+        cancelled.cancel()
+        release.signal()
+        _ = try await other.value
+
+        XCTAssertEqual(otherStates.events, ["loading", "loaded 50000 image/jpeg"])
+        XCTAssertEqual(cancelledStates.events, ["loading"], "nothing after the cancel, not even when the image arrived")
     }
 }

@@ -1,5 +1,11 @@
 import Baton
+import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TestSupport
 import XCTest
 
@@ -95,5 +101,64 @@ final class UploadQueueIntegrationTests: FolderTestCase {
         XCTAssertEqual(taken.count, 1)
         XCTAssertNil(taken.first?.error)
         XCTAssertEqual(queue.pending(), [])
+    }
+
+    func test_add_copiesTheFormsFilesAndParts_readableByTheUserOnly() throws {
+        // The usual mask, under which a copy would keep the original's read access for others.
+        let mask = umask(0o022)
+        defer { umask(mask) }
+        let queue = UploadQueue(folder: queueFolder, client: client)
+        let photo = try form(Multipart.imageBytes(count: 1000))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder.appending(path: "photo.jpg").path)
+
+        let upload = try queue.add(photo, to: "reviews/1/photos")
+
+        let record = queueFolder.appending(path: upload.id)
+        let files = try FileManager.default.contentsOfDirectory(atPath: record.path).sorted()
+        XCTAssertEqual(files.count, 3, "the caption, the photo's copy and the record: \(files)")
+        for file in files {
+            let mode = try FileManager.default.attributesOfItem(atPath: record.appending(path: file).path)[.posixPermissions] as? NSNumber
+            XCTAssertEqual(mode?.intValue, 0o600, file)
+        }
+    }
+
+    func test_eachFailedSend_raisesTheAttemptCount_andASuccessForgetsTheUpload() async throws {
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "三度目", rating: 4)).value
+        let queue = UploadQueue(folder: queueFolder, client: client)
+        try queue.add(form(Multipart.imageBytes(count: 1000)), to: "reviews/\(review.id)/photos", headers: ["X-Demo-Fault": "status=500;times=2"])
+
+        _ = try await queue.send().value
+        let afterOne = queue.pending()
+        _ = try await queue.send().value
+        let afterTwo = queue.pending()
+        let third = try await queue.send().value
+
+        XCTAssertEqual(afterOne.map(\.attempts), [1])
+        XCTAssertEqual(afterTwo.map(\.attempts), [2])
+        XCTAssertTrue(afterTwo.first?.lastError?.contains("500") ?? false, "\(afterTwo)")
+        XCTAssertNil(third.first?.error)
+        XCTAssertEqual(queue.pending(), [])
+    }
+
+    func test_twoSendsAtOnce_inOneProcess_sendTheUploadOnce() async throws {
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "一度だけ", rating: 5)).value
+        let release = DispatchSemaphore(value: 0)
+        let held = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let queue = UploadQueue(folder: queueFolder, client: held)
+        try queue.add(form(Multipart.imageBytes(count: 1000)), to: "reviews/\(review.id)/photos")
+
+        // The first claims the upload as it is called; the second is called while the first sends.
+        let first = queue.send()
+        let second = queue.send()
+        // One release per send, however many requests were made.
+        release.signal()
+        release.signal()
+        let (sent, leftOut) = (try await first.value, try await second.value)
+
+        XCTAssertEqual(sent.count, 1)
+        XCTAssertNil(sent.first?.error)
+        XCTAssertEqual(leftOut.count, 0, "an upload this process is sending is left out")
+        let stored = try await stats().photosStored
+        XCTAssertEqual(stored, 1)
     }
 }

@@ -62,6 +62,8 @@ public final class UploadQueue: Sendable {
                     try AtomicFile.write(data, to: copy.path, flush: true)
                 case .file(let url):
                     try FileManager.default.copyItem(at: url, to: copy)
+                    // A copy keeps the original's mode, which may let others read it.
+                    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copy.path)
                 }
                 parts.append(UploadRecord.Part(name: part.name, filename: part.filename, contentType: part.contentType, file: name))
             }
