@@ -21,15 +21,16 @@ package struct Lock<Value>: ~Copyable, @unchecked Sendable {
 
     /// A lock around `value`.
     @inlinable
-    package init(_ value: sending Value) {
+    package init(_ value: consuming sending Value) {
         lock = OSAllocatedUnfairLock(uncheckedState: value)
     }
     #else
     @usableFromInline let mutex: Mutex<Value>
 
-    /// A lock around `value`.
+    /// A lock around `value`, moved in: taken by copy, a promise's state was copied and destroyed
+    /// once more for every promise made.
     @inlinable
-    package init(_ value: sending Value) {
+    package init(_ value: consuming sending Value) {
         mutex = Mutex(value)
     }
     #endif
