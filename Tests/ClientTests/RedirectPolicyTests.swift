@@ -84,30 +84,6 @@ final class RedirectPolicyClientTests: XCTestCase {
         XCTAssertEqual(redirected.value(forHTTPHeaderField: "Authorization"), "Bearer t")
     }
 
-    func test_sameOrigin_httpDefaultPortIsEightyWrittenOrNot() {
-        XCTAssertTrue(RedirectPolicy.sameOrigin(URL(string: "http://h/a"), URL(string: "http://h:80/b")))
-    }
-
-    func test_sameOrigin_httpsDefaultPortIs443WrittenOrNot() {
-        XCTAssertTrue(RedirectPolicy.sameOrigin(URL(string: "https://h:443/a"), URL(string: "https://h/b")))
-    }
-
-    func test_sameOrigin_hostAndSchemeCompareWithoutCase() {
-        XCTAssertTrue(RedirectPolicy.sameOrigin(URL(string: "HTTP://API.Example/a"), URL(string: "http://api.example/b")))
-    }
-
-    func test_sameOrigin_differentPortsAreDifferentOrigins() {
-        XCTAssertFalse(RedirectPolicy.sameOrigin(URL(string: "http://h/a"), URL(string: "http://h:8080/a")))
-    }
-
-    func test_sameOrigin_httpAndHTTPSOnTheirDefaultPortsAreDifferentOrigins() {
-        XCTAssertFalse(RedirectPolicy.sameOrigin(URL(string: "http://h/a"), URL(string: "https://h/a")))
-    }
-
-    func test_sameOrigin_missingURLIsNotTheSameOrigin() {
-        XCTAssertFalse(RedirectPolicy.sameOrigin(nil, URL(string: "http://h/a")))
-    }
-
     // MARK: Following, method and body
 
     private func response(_ status: Int, location: String?, url: String = "https://h/a") -> HTTPResponse {

@@ -63,7 +63,7 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
     let tokenClient: Client
     let tokenPath: EndpointPath
     /// The only origin the token is sent to.
-    private let apiOrigin: String?
+    private let apiOrigin: Origin?
     let session = Lock(AuthenticationSession())
     /// Held while calling the store, so that its calls never overlap and the last write wins.
     let storeAccess = Lock(())
@@ -92,7 +92,7 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
     init(configuration: Configuration, clock: @escaping @Sendable () -> Date) throws(ConfigurationError) {
         self.configuration = configuration
         now = clock
-        apiOrigin = Self.origin(of: configuration.apiURL ?? configuration.tokenURL)
+        apiOrigin = Origin(configuration.apiURL ?? configuration.tokenURL)
         let (base, path) = Self.split(configuration.tokenURL)
         tokenPath = path
         tokenClient = try Client(baseURL: base, transport: configuration.transport) { client in
@@ -160,7 +160,7 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
 
     /// The planning of ``adapt(_:context:)``, answered at once unless a refresh must be waited for.
     func adaptPromptly(_ request: URLRequest, context: AttemptContext) -> Prompt<URLRequest> {
-        guard let url = request.url, let origin = Self.origin(of: url), origin == apiOrigin else { return .now(.success(request)) }
+        guard let origin = Origin(request.url), origin == apiOrigin else { return .now(.success(request)) }
         loadIfNeeded()
         let now = self.now()
         let plan: Plan = session.withLock(annotating: self) { session in
@@ -327,12 +327,6 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
         return String(parts[1])
     }
 
-    /// Scheme, host and port (the scheme's default when absent), lower-cased: what "same origin" compares.
-    static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
-        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
-        return "\(scheme)://\(host):\(port)"
-    }
 
 
 }

@@ -38,7 +38,7 @@ public final class ImageLoader: Sendable {
     private let disk: DiskImageCache?
     private let loads = Locked<[String: SharedPromise<LoadedImage>]>([:])
     /// Clients for other origins (or the client's origin outside its base URL), by origin.
-    private let originClients = Locked<[String: Client]>([:])
+    private let originClients = Locked<[Origin: Client]>([:])
 
     /// A loader fetching through `client`, caching up to `memoryLimit` bytes in memory (default
     /// 32 MiB) and, when `diskCache` names a folder, up to `diskLimit` bytes there (default
@@ -179,19 +179,16 @@ public final class ImageLoader: Sendable {
             let relative = String(key.dropFirst(baseText.count)).split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
             return Target(key: key, client: client, request: Request(.get, EndpointPath(stringLiteral: relative), query: query))
         }
-        let origin = "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")/"
-        let sameOrigin = base.scheme?.lowercased() == scheme && base.host == host && base.port == url.port
-        // An origin made of an http(s) scheme and a host is always a valid base URL.
-        guard let client = originClient(origin, sameOrigin: sameOrigin) else { return nil }
+        guard let origin = Origin(url), let client = originClient(origin, sameOrigin: origin == Origin(base)) else { return nil }
         return Target(key: key, client: client, request: Request(.get, EndpointPath(stringLiteral: components.percentEncodedPath), query: query))
     }
 
     /// A client rooted at `origin`: the app's client's settings on its own origin; a plain client,
     /// sending none of the app's headers or credentials, on any other.
-    private func originClient(_ origin: String, sameOrigin: Bool) -> Client? {
+    private func originClient(_ origin: Origin, sameOrigin: Bool) -> Client? {
         originClients.withLock { clients in
             if let client = clients[origin] { return client }
-            guard let root = URL(string: origin) else { return nil }
+            guard let root = origin.root else { return nil }
             let made: Client?
             if sameOrigin {
                 var configuration = client.configuration

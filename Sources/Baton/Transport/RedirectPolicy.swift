@@ -87,7 +87,7 @@ public struct RedirectPolicy: Sendable {
             if request.url?.scheme?.lowercased() == "https" && scheme == "http" {
                 return .refuse(reason: "it would send the request's body from https to http")
             }
-            if !sendsBodyAcrossOrigins, !Self.sameOrigin(request.url, target) {
+            if !sendsBodyAcrossOrigins, !Origin.same(request.url, target) {
                 return .refuse(reason: "it would send the request's body to another origin (set RedirectPolicy.sendsBodyAcrossOrigins to allow it)")
             }
         }
@@ -97,28 +97,12 @@ public struct RedirectPolicy: Sendable {
     /// `proposed` without its credentials when it leaves the origin of `original`.
     func stripped(_ proposed: URLRequest, from original: URLRequest?, alsoSensitive: Set<String> = []) -> URLRequest {
         // Without the original request, the origin cannot be compared: strip, to be safe.
-        guard !Self.sameOrigin(original?.url, proposed.url) else { return proposed }
+        guard !Origin.same(original?.url, proposed.url) else { return proposed }
         var request = proposed
         let sensitive = Self.alwaysSensitiveHeaders.union(sensitiveHeaders.union(alsoSensitive).map { $0.lowercased() })
         for name in request.allHTTPHeaderFields?.keys.map({ $0 }) ?? [] where sensitive.contains(name.lowercased()) {
             request.setValue(nil, forHTTPHeaderField: name)
         }
         return request
-    }
-
-    static func sameOrigin(_ a: URL?, _ b: URL?) -> Bool {
-        guard let a, let b else { return false }
-        return a.scheme?.lowercased() == b.scheme?.lowercased()
-            && a.host?.lowercased() == b.host?.lowercased()
-            && effectivePort(a) == effectivePort(b)
-    }
-
-    private static func effectivePort(_ url: URL) -> Int? {
-        if let port = url.port { return port }
-        switch url.scheme?.lowercased() {
-        case "http": return 80
-        case "https": return 443
-        default: return nil
-        }
     }
 }
