@@ -64,7 +64,7 @@ enum TokenAnswer {
 
     /// The error code of an error answer: RFC 6749 §5.2's `error`, or a `message`.
     static func errorCode(in response: HTTPResponse) -> String? {
-        string("error", in: response.body) ?? string("message", in: response.body)
+        response.serverError.code
     }
 
     /// The string `field` of a JSON object `body`, if it is one.

@@ -149,7 +149,7 @@ struct RequestBuilder: Sendable {
     }
 
     /// What a `Decodable` endpoint accepts by default, and its `Accept` value, made once.
-    static let jsonContentTypes = ["application/json", "application/*+json"]
+    static let jsonContentTypes = Validation.jsonContentTypes
     private static let jsonAccept = jsonContentTypes.joined(separator: ", ")
 
     /// Checks every header field (RFC 9110 §5.1 and §5.5): a name must be a token, and a value must
@@ -220,11 +220,4 @@ struct RequestBuilder: Sendable {
 
     /// What a token may hold: letters, digits and ``!#$%&'*+-.^_`|~``.
     private static let tokenCharacters = ASCIISet.alphanumerics.adding("!#$%&'*+-.^_`|~")
-}
-
-private extension String {
-    /// This text with `0`s in front, up to `width` characters.
-    func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
-    }
 }

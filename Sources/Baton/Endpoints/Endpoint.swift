@@ -80,50 +80,51 @@ extension Endpoint {
     public var tracksDownloadProgress: Bool { false }
 }
 
+// The defaults for each kind of response are those of `ResponseKind`, which `Request` uses too.
+
 extension Endpoint where Response: Decodable {
     /// JSON: `application/json` and `application/*+json` (such as `application/problem+json`).
-    public var acceptableContentTypes: [String] { RequestBuilder.jsonContentTypes }
+    public var acceptableContentTypes: [String] { ResponseKind<Response>.json.acceptableContentTypes }
 
     /// Decodes the body as JSON with `decoder`.
     public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> Response {
-        try decoder.decode(Response.self, from: response.body)
+        try ResponseKind<Response>.json.decode(response, decoder)
     }
 }
 
 extension Endpoint where Response == Data {
     /// Any content type: the body is returned as it is.
-    public var acceptableContentTypes: [String] { ["*/*"] }
+    public var acceptableContentTypes: [String] { ResponseKind<Data>.data.acceptableContentTypes }
 
     /// Returns the body's bytes as they arrived.
     public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> Data {
-        response.body
+        try ResponseKind<Data>.data.decode(response, decoder)
     }
 }
 
 extension Endpoint where Response == String {
     /// Any content type: the body is read as UTF-8 text.
-    public var acceptableContentTypes: [String] { ["*/*"] }
+    public var acceptableContentTypes: [String] { ResponseKind<String>.text.acceptableContentTypes }
 
     /// Decodes the body as UTF-8; invalid bytes are an error rather than silently replaced.
     public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> String {
-        guard let text = String(data: response.body, encoding: .utf8) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the body is not valid UTF-8"))
-        }
-        return text
+        try ResponseKind<String>.text.decode(response, decoder)
     }
 }
 
 extension Endpoint where Response == Void {
     /// Ignores the body.
-    public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws {}
+    public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws {
+        try ResponseKind<Void>.nothing.decode(response, decoder)
+    }
 }
 
 extension Endpoint where Response == HTTPResponse {
     /// Any content type: the response is handed back as it is.
-    public var acceptableContentTypes: [String] { ["*/*"] }
+    public var acceptableContentTypes: [String] { ResponseKind<HTTPResponse>.whole.acceptableContentTypes }
 
     /// Returns the response itself: status, headers and body.
     public func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> HTTPResponse {
-        response
+        try ResponseKind<HTTPResponse>.whole.decode(response, decoder)
     }
 }

@@ -37,16 +37,15 @@ public struct Request<Response: Sendable>: Endpoint {
 
     private init(
         method: HTTPMethod, path: EndpointPath, query: [URLQueryItem], headers: [String: String],
-        body: RequestBody, acceptableContentTypes: [String],
-        decode: @escaping @Sendable (HTTPResponse, JSONDecoder) throws -> Response
+        body: RequestBody, kind: ResponseKind<Response>
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
-        self.acceptableContentTypes = acceptableContentTypes
-        self.decodeBody = decode
+        self.acceptableContentTypes = kind.acceptableContentTypes
+        self.decodeBody = kind.decode
     }
 
     /// Turns the validated response into `Response` as the initializer chose: JSON, the bytes, UTF-8
@@ -62,10 +61,7 @@ extension Request where Response: Decodable {
         _ method: HTTPMethod = .get, _ path: EndpointPath, query: [URLQueryItem] = [],
         headers: [String: String] = [:], body: RequestBody = .none
     ) {
-        self.init(method: method, path: path, query: query, headers: headers, body: body,
-                  acceptableContentTypes: RequestBuilder.jsonContentTypes) { response, decoder in
-            try decoder.decode(Response.self, from: response.body)
-        }
+        self.init(method: method, path: path, query: query, headers: headers, body: body, kind: .json)
     }
 }
 
@@ -75,8 +71,7 @@ extension Request where Response == Data {
         _ method: HTTPMethod = .get, _ path: EndpointPath, query: [URLQueryItem] = [],
         headers: [String: String] = [:], body: RequestBody = .none
     ) {
-        self.init(method: method, path: path, query: query, headers: headers, body: body,
-                  acceptableContentTypes: ["*/*"]) { response, _ in response.body }
+        self.init(method: method, path: path, query: query, headers: headers, body: body, kind: .data)
     }
 }
 
@@ -86,13 +81,7 @@ extension Request where Response == String {
         _ method: HTTPMethod = .get, _ path: EndpointPath, query: [URLQueryItem] = [],
         headers: [String: String] = [:], body: RequestBody = .none
     ) {
-        self.init(method: method, path: path, query: query, headers: headers, body: body,
-                  acceptableContentTypes: ["*/*"]) { response, _ in
-            guard let text = String(data: response.body, encoding: .utf8) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the body is not valid UTF-8"))
-            }
-            return text
-        }
+        self.init(method: method, path: path, query: query, headers: headers, body: body, kind: .text)
     }
 }
 
@@ -102,8 +91,7 @@ extension Request where Response == Void {
         _ method: HTTPMethod = .get, _ path: EndpointPath, query: [URLQueryItem] = [],
         headers: [String: String] = [:], body: RequestBody = .none
     ) {
-        self.init(method: method, path: path, query: query, headers: headers, body: body,
-                  acceptableContentTypes: ["*/*"]) { _, _ in }
+        self.init(method: method, path: path, query: query, headers: headers, body: body, kind: .nothing)
     }
 }
 
@@ -114,7 +102,6 @@ extension Request where Response == HTTPResponse {
         _ method: HTTPMethod = .get, _ path: EndpointPath, query: [URLQueryItem] = [],
         headers: [String: String] = [:], body: RequestBody = .none
     ) {
-        self.init(method: method, path: path, query: query, headers: headers, body: body,
-                  acceptableContentTypes: ["*/*"]) { response, _ in response }
+        self.init(method: method, path: path, query: query, headers: headers, body: body, kind: .whole)
     }
 }

@@ -125,9 +125,17 @@ public struct HTTPResponse: Sendable, CustomStringConvertible, CustomDebugString
         return line.count > limit ? String(line.prefix(limit)) + "..." : line
     }
 
-    /// The `message` of a JSON error body such as `{"message": "invalid_token"}`, if there is one.
-    var serverMessage: String? {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
-        return (object["message"] ?? object["error_description"] ?? object["error"]) as? String
+    /// What a JSON error body says of itself, read in one place for every reader: a message for
+    /// people (`message`, else OAuth's `error_description`, else the code) and a code for programs
+    /// (`error`, as RFC 6749 §5.2 and RFC 6750 name it, else the message).
+    var serverError: (message: String?, code: String?) {
+        guard !body.isEmpty, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return (nil, nil) }
+        let message = object["message"] as? String
+        let description = object["error_description"] as? String
+        let code = object["error"] as? String
+        return (message ?? description ?? code, code ?? message)
     }
+
+    /// The message of a JSON error body such as `{"message": "invalid_token"}`, if there is one.
+    var serverMessage: String? { serverError.message }
 }

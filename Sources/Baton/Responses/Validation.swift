@@ -3,6 +3,10 @@ import Foundation
 /// Checks a response's status code and content type against what its endpoint accepts, turning a
 /// mismatch into the ``APIError`` that names it. Runs on every call: there is no step to forget.
 enum Validation {
+    /// What a `Decodable` response may be by default: JSON, and the `+json` types (such as
+    /// `application/problem+json`).
+    static let jsonContentTypes = ["application/json", "application/*+json"]
+
     static func validate<E: Endpoint>(_ response: HTTPResponse, for endpoint: E, request: RequestSummary) throws(APIError) {
         guard endpoint.acceptableStatusCodes.contains(response.statusCode) else {
             throw .unacceptableStatus(request, response, message: response.serverMessage)

@@ -172,9 +172,3 @@ public final class FileEntityStore: EntityStore {
         name.removingPercentEncoding ?? name
     }
 }
-
-private extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}
