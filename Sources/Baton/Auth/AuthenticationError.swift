@@ -83,3 +83,10 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
         text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 }
+
+// `localizedDescription` (and so any UI or log that shows it) is the sentence, rather than
+// Foundation's "The operation could not be completed. (Baton.AuthenticationError error 2.)".
+extension AuthenticationError: LocalizedError {
+    /// The error's sentence: see ``description``.
+    public var errorDescription: String? { description }
+}

@@ -41,3 +41,10 @@ public struct CredentialStoreError: Error, Sendable, CustomStringConvertible {
         return "\(file) \(reason)."
     }
 }
+
+// `localizedDescription` (and so any UI or log that shows it) is the sentence, rather than
+// Foundation's "The operation could not be completed. (Baton.CredentialStoreError error 2.)".
+extension CredentialStoreError: LocalizedError {
+    /// The error's sentence: see ``description``.
+    public var errorDescription: String? { description }
+}

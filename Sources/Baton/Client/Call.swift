@@ -97,7 +97,7 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     private func adapted(_ result: Result<URLRequest, any Error>, attempt number: Int, _ prepared: PreparedRequest) {
         do {
             let request = try result.get()
-            try RequestBuilder.validateHeaders(of: request, summary: prepared.summary, setBy: " (set by an adapter)")
+            try HeaderSyntax.validateHeaders(of: request, summary: prepared.summary, setBy: " (set by an adapter)")
             // Cancelled while the adapters finished: nothing more goes on the wire.
             guard outcome.isPending else { return }
             send(request, attempt: number, prepared)

@@ -83,8 +83,8 @@ extension Client {
         public static let defaultMultipartMemoryThreshold = 10_000_000
 
         /// 32 MiB: far above any JSON answer or photo, and low enough that a few dozen calls at
-        /// once fit in a phone's memory.
-        public static let defaultMaximumResponseSize = 32 << 20
+        /// once fit in a phone's memory (``TransferOptions/defaultMaximumResponseSize``).
+        public static let defaultMaximumResponseSize = TransferOptions.defaultMaximumResponseSize
 
         /// A configuration for `baseURL`, with every other setting at its default.
         public init(baseURL: URL) {

@@ -48,3 +48,10 @@ extension ConfigurationError {
         return components.string ?? "(a URL with a password)"
     }
 }
+
+// `localizedDescription` (and so any UI or log that shows it) is the sentence, rather than
+// Foundation's "The operation could not be completed. (Baton.ConfigurationError error 2.)".
+extension ConfigurationError: LocalizedError {
+    /// The error's sentence: see ``description``.
+    public var errorDescription: String? { description }
+}

@@ -62,7 +62,7 @@ struct RequestBuilder: Sendable {
     /// earlier one, after checking it: URLRequest on Linux silently drops a value with a line
     /// break.
     private static func add(_ name: String, _ value: String, to fields: inout [String: HeaderField], summary: RequestSummary) throws(APIError) {
-        try validateHeader(name, value, summary: summary)
+        try HeaderSyntax.validateHeader(name, value, summary: summary)
         fields[name.lowercased()] = (name, value)
     }
 
@@ -81,7 +81,7 @@ struct RequestBuilder: Sendable {
         guard let url else {
             throw .invalidRequest(summary, field: "path", reason: "\"\(path)\" does not form a URL with the base URL \(configuration.baseURL)")
         }
-        guard Self.isToken(endpoint.method.rawValue) else {
+        guard HeaderSyntax.isToken(endpoint.method.rawValue) else {
             throw .invalidRequest(summary, field: "method", reason: "\"\(endpoint.method)\" is not a valid HTTP method token")
         }
         let encoded: RequestBody.Encoded?
@@ -152,25 +152,6 @@ struct RequestBuilder: Sendable {
     static let jsonContentTypes = Validation.jsonContentTypes
     private static let jsonAccept = jsonContentTypes.joined(separator: ", ")
 
-    /// Checks every header field (RFC 9110 §5.1 and §5.5): a name must be a token, and a value must
-    /// hold no control character but a tab (a line break would let it inject other fields). Run
-    /// again after the adapters, which may add headers.
-    static func validateHeaders(of request: URLRequest, summary: RequestSummary, setBy origin: String = "") throws(APIError) {
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            try validateHeader(name, value, summary: summary, setBy: origin)
-        }
-    }
-
-    static func validateHeader(_ name: String, _ value: String, summary: RequestSummary, setBy origin: String = "") throws(APIError) {
-        guard isToken(name) else {
-            throw .invalidRequest(summary, field: "header \"\(name)\"\(origin)", reason: "the name is not an HTTP token")
-        }
-        if let control = value.utf8.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
-            let code = "U+" + String(control, radix: 16, uppercase: true).leftPadded(to: 4)
-            throw .invalidRequest(summary, field: "header \"\(name)\"\(origin)", reason: "the value contains the control character \(code)")
-        }
-    }
-
     /// The base URL joined with `path` (exactly one `/` between them) and `query`.
     private func makeURL(path: String, query: [URLQueryItem]) -> URL? {
         // URLComponents traps on a percent-encoded path holding anything else; EndpointPath
@@ -212,12 +193,4 @@ struct RequestBuilder: Sendable {
     private static func encodeQuery(_ text: String) -> String {
         queryCharacters.percentEncoded(text)
     }
-
-    /// RFC 9110 §5.6.2 `token`: the characters allowed in a method or a header name.
-    static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && tokenCharacters.containsAll(of: text)
-    }
-
-    /// What a token may hold: letters, digits and ``!#$%&'*+-.^_`|~``.
-    private static let tokenCharacters = ASCIISet.alphanumerics.adding("!#$%&'*+-.^_`|~")
 }

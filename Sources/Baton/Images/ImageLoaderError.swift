@@ -26,3 +26,10 @@ public struct ImageLoaderError: Error, Sendable, Equatable, CustomStringConverti
         }
     }
 }
+
+// `localizedDescription` (and so any UI or log that shows it) is the sentence, rather than
+// Foundation's "The operation could not be completed. (Baton.ImageLoaderError error 2.)".
+extension ImageLoaderError: LocalizedError {
+    /// The error's sentence: see ``description``.
+    public var errorDescription: String? { description }
+}

@@ -23,7 +23,7 @@ public struct BearerTokenAdapter: RequestAdapter {
         if let token = try await token() {
             // URLRequest on Linux silently drops a value with a line break: refuse it instead,
             // rather than send the request without credentials.
-            try RequestBuilder.validateHeader("Authorization", "Bearer \(token)", summary: context.request, setBy: " (set by an adapter)")
+            try HeaderSyntax.validateHeader("Authorization", "Bearer \(token)", summary: context.request, setBy: " (set by an adapter)")
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         }
         return request

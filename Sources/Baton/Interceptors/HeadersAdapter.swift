@@ -29,7 +29,7 @@ public struct HeadersAdapter: RequestAdapter {
         for (name, value) in try await headers() {
             // URLRequest on Linux silently drops a value with a line break: refuse it instead,
             // rather than send the request without the field.
-            try RequestBuilder.validateHeader(name, value, summary: context.request, setBy: " (set by an adapter)")
+            try HeaderSyntax.validateHeader(name, value, summary: context.request, setBy: " (set by an adapter)")
             request.setValue(value, forHTTPHeaderField: name)
         }
         return request

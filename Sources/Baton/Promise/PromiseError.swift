@@ -1,3 +1,5 @@
+import Foundation
+
 /// Errors that Baton's promise machinery itself produces. Errors of the work a promise stands for
 /// (an HTTP failure, a decoding error, an error thrown by a handler) reach handlers unchanged.
 ///
@@ -28,4 +30,11 @@ public enum PromiseError: Error, Sendable, CustomStringConvertible {
             return "race was given no promises, so nothing could ever settle it."
         }
     }
+}
+
+// `localizedDescription` (and so any UI or log that shows it) is the sentence, rather than
+// Foundation's "The operation could not be completed. (Baton.PromiseError error 2.)".
+extension PromiseError: LocalizedError {
+    /// The error's sentence: see ``description``.
+    public var errorDescription: String? { description }
 }

@@ -252,3 +252,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
 extension APIError: CancellationMarking {
     var marksCancellation: Bool { isCancelled }
 }
+
+// `localizedDescription` (and so any UI or log that shows it) is the sentence, rather than
+// Foundation's "The operation could not be completed. (Baton.APIError error 2.)".
+extension APIError: LocalizedError {
+    /// The error's sentence: see ``description``.
+    public var errorDescription: String? { description }
+}

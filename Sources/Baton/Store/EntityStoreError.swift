@@ -48,3 +48,10 @@ public struct EntityStoreError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+// `localizedDescription` (and so any UI or log that shows it) is the sentence, rather than
+// Foundation's "The operation could not be completed. (Baton.EntityStoreError error 2.)".
+extension EntityStoreError: LocalizedError {
+    /// The error's sentence: see ``description``.
+    public var errorDescription: String? { description }
+}

@@ -12,7 +12,7 @@ public struct TransferOptions: Sendable, Equatable {
     /// Past it, or as soon as the response declares a longer `Content-Length`, the transport
     /// stops the transfer and rejects with `URLError(.dataLengthExceedsMaximum)`, which the
     /// client reports as ``APIError/Kind/responseTooLarge``. Default
-    /// ``Client/Configuration/defaultMaximumResponseSize``.
+    /// ``defaultMaximumResponseSize``.
     public var maximumResponseSize: Int
     /// Write the body of a successful (2xx) response to a temporary file, as it arrives, and
     /// name it in ``HTTPResponse/bodyFile``, instead of keeping it in memory: for downloads
@@ -20,9 +20,14 @@ public struct TransferOptions: Sendable, Equatable {
     /// (an error's explanation) stay in memory, under the limit. Default `false`.
     public var downloadsToFile: Bool
 
+    /// 32 MiB: far above any JSON answer or photo, and low enough that a few dozen calls at once
+    /// fit in a phone's memory. A client's default too
+    /// (``Client/Configuration/defaultMaximumResponseSize``).
+    public static let defaultMaximumResponseSize = 32 << 20
+
     /// Options with every value at its default unless given.
     public init(
-        tracksDownloadProgress: Bool = false, maximumResponseSize: Int = Client.Configuration.defaultMaximumResponseSize,
+        tracksDownloadProgress: Bool = false, maximumResponseSize: Int = defaultMaximumResponseSize,
         downloadsToFile: Bool = false
     ) {
         self.tracksDownloadProgress = tracksDownloadProgress
