@@ -4,79 +4,33 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One request in flight: what the session delegate needs to report on it.
-// Not a lock: after registration, `response`, `received`, `isOverLimit`, `download`,
-// `unwritten` and `downloadFailed` are touched only on the session's serial delegate queue (one
-// operation at a time), which orders every access.
-final class Exchange: @unchecked Sendable {
-    let bodyLength: Int64?
-    /// The file a streamed body is read from, for URLSession to ask for a stream of it.
-    let bodyFile: URL?
-    let maximumResponseSize: Int
-    /// Whether each piece of the response is reported as progress, or only the whole at the end.
-    let reportsEachChunk: Bool
-    let progress: @Sendable (PromiseProgress) -> Void
-    let complete: @Sendable (Result<HTTPResponse, URLError>) -> Void
-    var response: HTTPURLResponse?
-    var received = Data()
-    /// The response declared or delivered more than `maximumResponseSize`: its task was
-    /// cancelled, and what arrived was dropped.
-    var isOverLimit = false
-    /// Whether a successful body goes to a file (see ``TransferOptions/downloadsToFile``).
-    let downloadsToFile: Bool
-    /// The file being written, for a download, and how much arrived for it.
-    var download: (url: URL, handle: FileHandle, written: Int64)?
-    /// Bytes of a download not yet written: pieces arrive some 16 KiB at a time, and are written
-    /// a mebibyte at a time, which spares thousands of system calls a large download.
-    var unwritten = Data()
-    /// Writing the download failed: its task was cancelled.
-    var downloadFailed = false
-
-    init(
-        body: TransportBody?,
-        maximumResponseSize: Int,
-        downloadsToFile: Bool = false,
-        reportsEachChunk: Bool,
-        progress: @escaping @Sendable (PromiseProgress) -> Void,
-        complete: @escaping @Sendable (Result<HTTPResponse, URLError>) -> Void
-    ) {
-        self.bodyLength = body?.length
-        self.bodyFile = body?.fileURL
-        self.maximumResponseSize = maximumResponseSize
-        self.downloadsToFile = downloadsToFile
-        self.reportsEachChunk = reportsEachChunk
-        self.progress = progress
-        self.complete = complete
-    }
-}
-
 /// The delegate of a ``URLSessionTransport``'s session: routes each task's callbacks to its
-/// ``Exchange``.
-// `exchanges` and `challenged` are `Locked` (each guarded by its own mutex); nothing else is stored.
+/// ``TaskRecord``.
+// `records` and `challenged` are `Locked` (each guarded by its own mutex); nothing else is stored.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let exchanges = Locked<[Int: Exchange]>([:])
+    private let records = Locked<[Int: TaskRecord]>([:])
     /// The responses of challenges answered by cancelling, by task, until the task completes.
     private let challenged = Locked<[Int: HTTPURLResponse]>([:])
-    func register(_ exchange: Exchange, for task: URLSessionTask) {
-        exchanges.withLock { $0[task.taskIdentifier] = exchange }
+    func register(_ record: TaskRecord, for task: URLSessionTask) {
+        records.withLock { $0[task.taskIdentifier] = record }
     }
 
-    private func exchange(for task: URLSessionTask) -> Exchange? {
-        exchanges.withLock { $0[task.taskIdentifier] }
+    private func taskRecord(for task: URLSessionTask) -> TaskRecord? {
+        records.withLock { $0[task.taskIdentifier] }
     }
 
     /// A stream of the file a streamed upload sends (see `URLSessionTransport`'s streamed uploads).
     func urlSession(_ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping (InputStream?) -> Void) {
-        completionHandler(exchange(for: task)?.bodyFile.flatMap { InputStream(url: $0) })
+        completionHandler(taskRecord(for: task)?.bodyFile.flatMap { InputStream(url: $0) })
     }
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
         totalBytesSent: Int64, totalBytesExpectedToSend: Int64
     ) {
-        guard let exchange = exchange(for: task) else { return }
-        let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : exchange.bodyLength
-        exchange.progress(PromiseProgress(completed: totalBytesSent, total: total, kind: .bytesSent))
+        guard let record = taskRecord(for: task) else { return }
+        let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : record.bodyLength
+        record.progress(PromiseProgress(completed: totalBytesSent, total: total, kind: .bytesSent))
     }
 
     // Deliberately no `didReceive response:completionHandler:`: URLSession pauses the transfer
@@ -84,23 +38,23 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     // is read from the task instead.
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let exchange = exchange(for: dataTask), !exchange.isOverLimit, !exchange.downloadFailed else { return }
-        if exchange.response == nil { exchange.response = dataTask.response as? HTTPURLResponse }
-        let expected = exchange.response?.expectedContentLength ?? -1
-        if exchange.downloadsToFile, let status = exchange.response?.statusCode, (200..<300).contains(status) {
-            return write(data, of: exchange, task: dataTask, expected: expected)
+        guard let record = taskRecord(for: dataTask), !record.isOverLimit, !record.downloadFailed else { return }
+        if record.response == nil { record.response = dataTask.response as? HTTPURLResponse }
+        let expected = record.response?.expectedContentLength ?? -1
+        if record.downloadsToFile, let status = record.response?.statusCode, (200..<300).contains(status) {
+            return write(data, of: record, task: dataTask, expected: expected)
         }
         // `data` is what remains once any Content-Encoding is undone, so a small gzip body that
         // inflates past the limit is stopped too.
-        guard expected <= Int64(exchange.maximumResponseSize), data.count <= exchange.maximumResponseSize - exchange.received.count else {
-            exchange.isOverLimit = true
-            exchange.received = Data()
+        guard expected <= Int64(record.maximumResponseSize), data.count <= record.maximumResponseSize - record.received.count else {
+            record.isOverLimit = true
+            record.received = Data()
             return dataTask.cancel()
         }
         // Most responses arrive in one piece: keep it as it is rather than copy it.
-        if exchange.received.isEmpty { exchange.received = data } else { exchange.received.append(data) }
-        guard exchange.reportsEachChunk else { return }
-        exchange.progress(PromiseProgress(completed: Int64(exchange.received.count), total: expected >= 0 ? expected : nil, kind: .bytesReceived))
+        if record.received.isEmpty { record.received = data } else { record.received.append(data) }
+        guard record.reportsEachChunk else { return }
+        record.progress(PromiseProgress(completed: Int64(record.received.count), total: expected >= 0 ? expected : nil, kind: .bytesReceived))
     }
 
     /// Follows no redirect: the 3xx is the task's response, and the client decides what comes
@@ -139,63 +93,63 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ]
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if error == nil, !exchange.downloadFailed, exchange.download != nil {
-            do { try flush(exchange) } catch { exchange.downloadFailed = true }
+        guard let record = records.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if error == nil, !record.downloadFailed, record.download != nil {
+            do { try flush(record) } catch { record.downloadFailed = true }
         }
-        let download = exchange.download
+        let download = record.download
         try? download?.handle.close()
-        if exchange.isOverLimit || exchange.downloadFailed || error != nil, let download {
+        if record.isOverLimit || record.downloadFailed || error != nil, let download {
             try? FileManager.default.removeItem(at: download.url)
         }
-        if exchange.isOverLimit {
+        if record.isOverLimit {
             // The caller's own cancel, if one came too, has already settled the promise.
-            return exchange.complete(.failure(URLError(.dataLengthExceedsMaximum)))
+            return record.complete(.failure(URLError(.dataLengthExceedsMaximum)))
         }
-        if exchange.downloadFailed {
-            return exchange.complete(.failure(URLError(.cannotWriteToFile)))
+        if record.downloadFailed {
+            return record.complete(.failure(URLError(.cannotWriteToFile)))
         }
-        let response = exchange.response ?? task.response as? HTTPURLResponse
+        let response = record.response ?? task.response as? HTTPURLResponse
         var result = Self.result(
-            of: response, body: exchange.received, declaredLength: response?.expectedContentLength, error: error
+            of: response, body: record.received, declaredLength: response?.expectedContentLength, error: error
         )
-        if case .success(var answer) = result, exchange.downloadsToFile, (200..<300).contains(answer.statusCode) {
+        if case .success(var answer) = result, record.downloadsToFile, (200..<300).contains(answer.statusCode) {
             answer.bodyFile = download?.url ?? Self.emptyFile()
             result = .success(answer)
         }
-        exchange.complete(answeringChallenge(of: task, result))
+        record.complete(answeringChallenge(of: task, result))
     }
 
     /// Appends a piece of a download to its temporary file, made on the first piece. A write
     /// that fails cancels the task, which then fails with `URLError(.cannotWriteToFile)`.
-    private func write(_ data: Data, of exchange: Exchange, task: URLSessionDataTask, expected: Int64) {
+    private func write(_ data: Data, of record: TaskRecord, task: URLSessionDataTask, expected: Int64) {
         do {
-            if exchange.download == nil {
+            if record.download == nil {
                 let url = FileManager.default.temporaryDirectory.appending(path: "baton-download-\(UUID().uuidString).part")
                 guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
                     throw URLError(.cannotCreateFile)
                 }
-                exchange.download = (url, try FileHandle(forWritingTo: url), 0)
+                record.download = (url, try FileHandle(forWritingTo: url), 0)
             }
-            exchange.unwritten.append(data)
-            exchange.download?.written += Int64(data.count)
-            if exchange.unwritten.count >= Self.downloadWriteSize { try flush(exchange) }
+            record.unwritten.append(data)
+            record.download?.written += Int64(data.count)
+            if record.unwritten.count >= Self.downloadWriteSize { try flush(record) }
         } catch {
-            exchange.downloadFailed = true
+            record.downloadFailed = true
             return task.cancel()
         }
-        guard exchange.reportsEachChunk else { return }
-        exchange.progress(PromiseProgress(completed: exchange.download?.written ?? 0, total: expected >= 0 ? expected : nil, kind: .bytesReceived))
+        guard record.reportsEachChunk else { return }
+        record.progress(PromiseProgress(completed: record.download?.written ?? 0, total: expected >= 0 ? expected : nil, kind: .bytesReceived))
     }
 
     /// How many bytes of a download are gathered before they are written.
     static let downloadWriteSize = 1 << 20
 
     /// Writes what a download has gathered.
-    private func flush(_ exchange: Exchange) throws {
-        guard !exchange.unwritten.isEmpty, let handle = exchange.download?.handle else { return }
-        try handle.write(contentsOf: exchange.unwritten)
-        exchange.unwritten.removeAll(keepingCapacity: true)
+    private func flush(_ record: TaskRecord) throws {
+        guard !record.unwritten.isEmpty, let handle = record.download?.handle else { return }
+        try handle.write(contentsOf: record.unwritten)
+        record.unwritten.removeAll(keepingCapacity: true)
     }
 
     /// An empty temporary file: the body of a successful download that sent no bytes.

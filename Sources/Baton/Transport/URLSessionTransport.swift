@@ -146,7 +146,7 @@ private final class Transfer: PromiseControl {
         // An upload's bar follows the response too; a plain request's bytes are told once, at
         // the end, unless its endpoint asked for them as they arrive.
         let reportsEachChunk = options.tracksDownloadProgress || body != nil
-        let exchange = Exchange(
+        let record = TaskRecord(
             body: body, maximumResponseSize: options.maximumResponseSize, downloadsToFile: options.downloadsToFile,
             reportsEachChunk: reportsEachChunk,
             progress: { [promise] in promise.report($0) }
@@ -157,7 +157,7 @@ private final class Transfer: PromiseControl {
             }
             finish(result)
         }
-        transport.delegate.register(exchange, for: task)
+        transport.delegate.register(record, for: task)
         let wasCancelled = state.withLock(annotating: self) { state in
             state.task = task
             // Under the lock, as pauses and resumes are (see `setPaused`).
