@@ -35,6 +35,24 @@ final class SpooledBody: Sendable {
         }
     }
 
+    /// Writes `form` to a new temporary file for `call`, which waits for the writing meanwhile
+    /// (a cancel reaches it), and hands `ready` the file as a body, or the error. The file is
+    /// removed once both the writing and the call have ended.
+    static func write<Output>(
+        _ form: MultipartForm, summary: RequestSummary, for call: Promise<Output>,
+        ready: @escaping @Sendable (Result<TransportBody, any Error>) -> Void
+    ) {
+        let spooled = SpooledBody()
+        call.subscribe { event in
+            if case .settled = event { spooled.callEnded() }
+        }
+        let writing = spooled.write(form, for: summary)
+        call.wait(for: writing)
+        writing.subscribe { event in
+            if case .settled(let settled) = event { ready(Promise<TransportBody>.result(of: settled)) }
+        }
+    }
+
     /// The call has settled.
     func callEnded() {
         end(\.call)

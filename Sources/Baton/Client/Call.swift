@@ -5,12 +5,19 @@ import FoundationNetworking
 #endif
 import BatonLocking
 
-/// One ``Client/send(_:)``: its attempts, the retries between them, and its events.
+/// One ``Client/send(_:)``: its attempts, the retries between them, its deadline and its events.
 ///
-/// Each attempt subscribes to the transport's promise directly (no promise in between): a call
-/// costs one promise of its own plus one per attempt, which matters on the session's delegate
-/// queue, where every response of a client is handled one after another. What the promise
-/// fulfils with is `Output`: the decoded value (``Client/send(_:)``), or the value with its
+/// An attempt goes through the stages, each a type with one job: the request is **prepared**
+/// once (``RequestBuilder``), then each attempt is **adapted** (the adapters, through
+/// ``Interception``), **exchanged** (``Exchange``: the transport, redirects, the size limit) and
+/// **processed** (``ResponseProcessing``: validation, decoding, the response hooks); a failed
+/// attempt is **decided** on (the retriers and the retry policy, through ``Interception``). The
+/// call itself keeps only what spans attempts: their loop, the deadline, and delivering the
+/// outcome. A new feature plugs in as a stage or a hook, not as a branch here.
+///
+/// A call costs one promise of its own plus one per hop (the stages subscribe to the transport's
+/// promise directly), which matters on a session's delegate queue, where every answer of a client
+/// is handled in turn. `Output` is the decoded value (``Client/send(_:)``), or the value with its
 /// response (``Client/answer(for:offline:)``).
 final class Call<E: Endpoint, Output: Sendable>: Sendable {
     private let client: Client
@@ -21,13 +28,18 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     /// The latest attempt, for retriers (its request as sent) and monitors (the count, and the
     /// response that fulfilled the call).
     private let latest = Lock(LatestAttempt())
+    private let exchange: Exchange
+    private let processing: ResponseProcessing<E>
 
     init(client: Client, endpoint: E, output: @escaping @Sendable (E.Response, HTTPResponse) -> Output) {
         self.client = client
         self.endpoint = endpoint
         self.output = output
+        exchange = client.exchange(for: endpoint)
+        processing = ResponseProcessing(endpoint: endpoint, client: client)
     }
 
+    /// Prepares the request and makes the first attempt; the promise settles with the call.
     func start() -> Promise<Output> {
         do {
             let prepared = try client.builder.prepare(endpoint)
@@ -47,27 +59,12 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     /// makes the first attempt; every attempt sends that file.
     private func begin(_ prepared: PreparedRequest) {
         guard let form = prepared.spool else { return attempt(1, prepared) }
-        let spooled = SpooledBody()
-        outcome.subscribe { event in
-            if case .settled = event { spooled.callEnded() }
-        }
-        let writing = spooled.write(form, for: prepared.summary)
-        outcome.wait(for: writing)
-        writing.subscribe { [self] event in
-            guard case .settled(let settled) = event else { return }
-            switch Promise<TransportBody>.result(of: settled) {
-            case .success(let body):
-                var ready = prepared
-                ready.body = body
-                ready.spool = nil
-                attempt(1, ready)
-            case .failure(let error):
-                finish(.failure(error), response: nil)
-            }
+        SpooledBody.write(form, summary: prepared.summary, for: outcome) { [self] written in
+            do { attempt(1, prepared.sending(try written.get())) } catch { finish(.failure(error), response: nil) }
         }
     }
 
-    /// Runs the adapters, if there are any, then sends.
+    /// Runs the adapters, if there are any, checks the fields they set, then sends.
     private func attempt(_ number: Int, _ prepared: PreparedRequest) {
         guard outcome.isPending else { return }
         // A retry starts its progress again, visibly: zero of what it sends first. The first
@@ -81,106 +78,49 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
         guard !adapters.isEmpty else { return send(prepared.urlRequest, attempt: number, prepared) }
         let retries = latest.withLock(annotating: self) { $0.retries }
         let context = AttemptContext(request: prepared.summary, attempt: number, retries: retries)
-        switch Interception.adapt(prepared.urlRequest, by: adapters[...], context: context) {
-        case .now(let result):
-            adapted(result, attempt: number, prepared)
-        case .later(let adapting):
-            outcome.wait(for: adapting)
-            adapting.subscribe { [self] event in
-                guard case .settled(let settled) = event else { return }
-                adapted(Promise<URLRequest>.result(of: settled), attempt: number, prepared)
+        Interception.adapt(prepared.urlRequest, by: adapters[...], context: context).answer(for: outcome) { [self] result in
+            do {
+                let request = try result.get()
+                try HeaderSyntax.validateHeaders(of: request, summary: prepared.summary, setBy: " (set by an adapter)")
+                // Cancelled while the adapters finished: nothing more goes on the wire.
+                guard outcome.isPending else { return }
+                send(request, attempt: number, prepared)
+            } catch {
+                failed(attempt: number, prepared, error: error)
             }
         }
     }
 
-    /// The adapters are done: checks the fields they set, then sends.
-    private func adapted(_ result: Result<URLRequest, any Error>, attempt number: Int, _ prepared: PreparedRequest) {
-        do {
-            let request = try result.get()
-            try HeaderSyntax.validateHeaders(of: request, summary: prepared.summary, setBy: " (set by an adapter)")
-            // Cancelled while the adapters finished: nothing more goes on the wire.
-            guard outcome.isPending else { return }
-            send(request, attempt: number, prepared)
-        } catch {
-            failed(attempt: number, prepared, error: error)
-        }
-    }
-
-    /// Sends the attempt's request, then validates and decodes what comes back.
+    /// Sends the attempt's request, then processes what comes back.
     private func send(_ request: URLRequest, attempt number: Int, _ prepared: PreparedRequest) {
         latest.withLock(annotating: self) { latest in
             latest.number = number
             latest.request = request
         }
         client.emit(.attemptStarted(prepared.summary, attempt: number, request: request.carrying(prepared.body)))
-        exchange(request, body: prepared.body, attempt: number, redirects: 0, prepared)
-    }
-
-    /// Sends one request of the attempt: the first, or one that follows a redirect.
-    private func exchange(_ request: URLRequest, body: TransportBody?, attempt number: Int, redirects: Int, _ prepared: PreparedRequest) {
-        let limit = client.configuration.maximumResponseSize
-        let options = TransferOptions(
-            tracksDownloadProgress: endpoint.tracksDownloadProgress, maximumResponseSize: limit, downloadsToFile: endpoint is any DownloadsToFile
-        )
-        let exchange = client.transport.send(request, body: body, options: options)
-        outcome.wait(for: exchange)
-        exchange.subscribe { [self] event in
-            switch event {
-            case .progress(let progress):
-                report(progress)
-            case .settled(let settled):
-                switch Promise<HTTPResponse>.result(of: settled) {
-                case .success(let response) where response.body.count > limit:
-                    // A transport that does not stop at the limit itself is held to it here.
-                    failed(attempt: number, prepared, error: APIError.responseTooLarge(prepared.summary, limit: limit))
-                case .success(let response):
-                    if (300..<400).contains(response.statusCode) {
-                        let policy = client.configuration.redirects
-                        switch policy.step(after: response, to: request, body: body, alsoSensitive: client.configuration.sensitiveHeaders) {
-                        case .follow(let next, let nextBody):
-                            guard redirects < RedirectPolicy.maximumRedirects else {
-                                return failed(attempt: number, prepared, error: APIError.transport(prepared.summary, URLError(.httpTooManyRedirects)))
-                            }
-                            // Cancelled between two hops: nothing more goes on the wire.
-                            guard outcome.isPending else { return }
-                            latest.withLock(annotating: self) { $0.request = next }
-                            return self.exchange(next, body: nextBody, attempt: number, redirects: redirects + 1, prepared)
-                        case .refuse(let reason):
-                            return failed(attempt: number, prepared, error: APIError.redirectRefused(prepared.summary, response, reason: reason))
-                        case .stop:
-                            break
-                        }
-                    }
-                    do {
-                        // A download's file is moved into place by decoding; whatever else happens, it goes.
-                        defer { if let file = response.bodyFile { try? FileManager.default.removeItem(at: file) } }
-                        try Validation.validate(response, for: endpoint, request: prepared.summary)
-                        let value = try ResponseDecoding.decode(response, for: endpoint, request: prepared.summary, decoder: client.configuration.decoder)
-                        if let keeper = client.keeper, keeper.keeps(value) {
-                            // Written off the session's queue, which every response of the client waits for.
-                            return DispatchQueue.global().async { [self] in
-                                do {
-                                    try keeper.keep(value, from: response, for: prepared.summary, client: client)
-                                    finish(.success(output(value, response)), response: response)
-                                } catch {
-                                    finish(.failure(error), response: nil)
-                                }
-                            }
-                        }
-                        finish(.success(output(value, response)), response: response)
-                    } catch {
-                        failed(attempt: number, prepared, error: error)
-                    }
-                case .failure(let error as URLError) where error.code == .cancelled:
-                    failed(attempt: number, prepared, error: APIError.cancelled(prepared.summary))
-                case .failure(let error as URLError) where error.code == .dataLengthExceedsMaximum:
-                    failed(attempt: number, prepared, error: APIError.responseTooLarge(prepared.summary, limit: limit))
-                case .failure(let error as URLError):
-                    failed(attempt: number, prepared, error: APIError.transport(prepared.summary, error))
-                case .failure(let error):
-                    failed(attempt: number, prepared, error: error)
+        let events = Exchange.Events(
+            progress: { [self] in report($0) },
+            redirected: { [self] next in latest.withLock(annotating: self) { $0.request = next } },
+            completed: { [self] result in
+                switch result {
+                case .success(let response): process(response, attempt: number, prepared)
+                case .failure(let error): failed(attempt: number, prepared, error: error)
                 }
             }
+        )
+        exchange.send(request, body: prepared.body, summary: prepared.summary, for: outcome, events: events)
+    }
+
+    /// Validates and decodes an answer, then runs the response hooks on the value.
+    private func process(_ response: HTTPResponse, attempt number: Int, _ prepared: PreparedRequest) {
+        let value: E.Response
+        do {
+            value = try processing.decode(response, summary: prepared.summary)
+        } catch {
+            return failed(attempt: number, prepared, error: error)
+        }
+        processing.keep(value, from: response, summary: prepared.summary) { [self] kept in
+            finish(kept.map { output(value, response) }, response: response)
         }
     }
 
@@ -194,15 +134,8 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
         let (sent, retries) = latest.withLock(annotating: self) { ($0.request, $0.retries) }
         let request = sent ?? prepared.urlRequest
         let context = AttemptContext(request: summary, attempt: number, response: (error as? APIError)?.response, retries: retries)
-        switch Interception.decide(request, failedWith: error, by: retriers[...], context: context) {
-        case .now(let result):
+        Interception.decide(request, failedWith: error, by: retriers[...], context: context).answer(for: outcome) { [self] result in
             decided(result, attempt: number, prepared, error: error)
-        case .later(let deciding):
-            outcome.wait(for: deciding)
-            deciding.subscribe { [self] event in
-                guard case .settled(let settled) = event else { return }
-                decided(Promise<RetryDecision>.result(of: settled), attempt: number, prepared, error: error)
-            }
         }
     }
 
@@ -228,69 +161,39 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
         }
     }
 
-    /// Tells monitors how the call ended, from the first handler of the call's promise: so
-    /// exactly once, exactly as it settled (a cancellation included, whatever the call was doing),
-    /// and before any handler of the caller's runs. Without monitors there is nothing to tell.
+    /// Tells monitors how the call ended (see ``CallReport``).
     private func reportOutcome(of request: RequestSummary) {
-        guard !client.configuration.monitors.isEmpty else { return }
-        outcome.subscribe { [self] event in
-            guard case .settled(let settled) = event else { return }
-            let (attempts, response) = latest.withLock(annotating: self) { ($0.number, $0.response) }
-            let duration = ContinuousClock.now - startedAt
-            switch Promise<Output>.result(of: settled) {
-            case .success:
-                if let response { client.emit(.succeeded(request, response: response, attempts: attempts, duration: duration)) }
-            case .failure(let error):
-                let reported = error is CancellationError ? APIError.cancelled(request) : error
-                client.emit(.failed(request, error: reported, attempts: attempts, duration: duration))
-            }
+        CallReport.attach(to: outcome, of: request, client: client, startedAt: startedAt) { [self] in
+            latest.withLock(annotating: self) { ($0.number, $0.response) }
         }
     }
 
-    /// Settles the call, unless it was cancelled first.
+    /// Settles the call, unless it was cancelled first. A failure after retries says how many
+    /// attempts it took, and how long.
     private func finish(_ ending: Result<Output, any Error>, response: HTTPResponse?) {
-        var result = ending
-        // A failure after retries says how many attempts it took, and how long.
-        if case .failure(var error as APIError) = result, error.kind != .cancelled {
-            let attempts = latest.withLock(annotating: self) { $0.number }
-            if attempts > 1 {
-                error.attempts = attempts
-                error.duration = ContinuousClock.now - startedAt
-                result = .failure(error)
-            }
+        let attempts = latest.withLock(annotating: self) { latest in
+            // Only monitors read the response back (see `reportOutcome`).
+            if let response, !client.configuration.monitors.isEmpty { latest.response = response }
+            return latest.number
         }
-        // Only monitors read the response back (see `reportOutcome`).
-        if let response, !client.configuration.monitors.isEmpty {
-            latest.withLock(annotating: self) { $0.response = response }
-        }
-        guard let queue = client.configuration.deliveryQueue else {
-            outcome.settle(result)
-            return
-        }
-        let settled = result
-        queue.async { [outcome] in outcome.settle(settled) }
+        let result = ending.mapError { ($0 as? APIError)?.after(attempts: attempts, since: startedAt) ?? $0 }
+        deliver { [outcome] in outcome.settle(result) }
     }
 
-    /// Reports progress, on the client's delivery queue if it has one. A report equal to the
-    /// previous one (a transport that tells the end of a body twice) is left out.
+    /// Reports progress. A report equal to the previous one (a transport that tells the end of a
+    /// body twice) is left out.
     private func report(_ progress: PromiseProgress) {
         let repeated = latest.withLock(annotating: self) { latest in
             defer { latest.progress = progress }
             return latest.progress == progress
         }
-        if repeated { return }
-        guard let queue = client.configuration.deliveryQueue else { return outcome.report(progress) }
-        queue.async { [outcome] in outcome.report(progress) }
+        if !repeated { deliver { [outcome] in outcome.report(progress) } }
     }
-}
 
-/// What a ``Call`` remembers of its latest attempt. Outside `Call` so that it is not generic:
-/// a type nested in a generic class has its metadata looked up at run time on every use.
-private struct LatestAttempt {
-    var number = 0
-    /// The progress reported last.
-    var progress: PromiseProgress?
-    var retries: [RetryCause: Int] = [:]
-    var request: URLRequest?
-    var response: HTTPResponse?
+    /// Runs `work` (settling or reporting) on the client's delivery queue if it has one, at once
+    /// otherwise.
+    private func deliver(_ work: @escaping @Sendable () -> Void) {
+        guard let queue = client.configuration.deliveryQueue else { return work() }
+        queue.async(execute: work)
+    }
 }

@@ -81,6 +81,17 @@ public final class Client: Sendable {
         Call(client: self, endpoint: endpoint) { value, _ in value }.start()
     }
 
+    /// The exchange stage of a call of `endpoint`, as this client sets it up: its transport, its
+    /// redirect policy and sensitive headers, and the transfer options the endpoint asks for
+    /// within the client's size limit.
+    func exchange<E: Endpoint>(for endpoint: E) -> Exchange {
+        let options = TransferOptions(
+            tracksDownloadProgress: endpoint.tracksDownloadProgress, maximumResponseSize: configuration.maximumResponseSize,
+            downloadsToFile: endpoint is any DownloadsToFile
+        )
+        return Exchange(transport: transport, redirects: configuration.redirects, sensitiveHeaders: configuration.sensitiveHeaders, options: options)
+    }
+
     /// Tells every monitor of `event`; the event is not even made when there are none.
     func emit(_ event: @autoclosure () -> ClientEvent) {
         let monitors = configuration.monitors

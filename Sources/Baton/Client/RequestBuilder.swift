@@ -11,6 +11,14 @@ struct PreparedRequest: Sendable {
     /// A multipart form too large for memory, to be written to a temporary file (which then
     /// becomes ``body``) before the first attempt.
     var spool: MultipartForm?
+
+    /// This request sending `body`, the file a spooled form was written to.
+    func sending(_ body: TransportBody) -> PreparedRequest {
+        var ready = self
+        ready.body = body
+        ready.spool = nil
+        return ready
+    }
 }
 
 /// Turns an ``Endpoint`` into a ``PreparedRequest``, or an ``APIError/invalidRequest(_:field:reason:)``

@@ -9,6 +9,20 @@ enum Prompt<Value: Sendable>: Sendable {
     case now(Result<Value, any Error>)
     case later(Promise<Value>)
 
+    /// Hands the answer to `body`: at once when it is ready; otherwise once it is, with `call`
+    /// waiting for it meanwhile, so that cancelling, pausing or resuming the call reaches it.
+    func answer<Output>(for call: Promise<Output>, _ body: @escaping @Sendable (Result<Value, any Error>) -> Void) {
+        switch self {
+        case .now(let result):
+            body(result)
+        case .later(let promise):
+            call.wait(for: promise)
+            promise.subscribe { event in
+                if case .settled(let settled) = event { body(Promise<Value>.result(of: settled)) }
+            }
+        }
+    }
+
     /// The answer, waiting for it if it is not ready.
     var value: Value {
         get async throws {

@@ -99,6 +99,16 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     /// one attempt; `nil` otherwise.
     public internal(set) var duration: Duration?
 
+    /// This error, saying how many attempts it took and how long since `start`, when it took more
+    /// than one: what a call fails with after its retries. A cancellation is left as it is.
+    func after(attempts: Int, since start: ContinuousClock.Instant) -> APIError {
+        guard attempts > 1, kind != .cancelled else { return self }
+        var error = self
+        error.attempts = attempts
+        error.duration = ContinuousClock.now - start
+        return error
+    }
+
     private init(
         _ kind: Kind, _ request: RequestSummary, response: HTTPResponse? = nil, field: String? = nil, reason: String? = nil,
         urlError: URLError? = nil, serverMessage: String? = nil, contentType: String? = nil,
