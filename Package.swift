@@ -24,7 +24,7 @@ let package = Package(
         // never a dependency of Baton itself.
         .target(name: "DemoServer", dependencies: ["BatonLocking"]),
         .executableTarget(name: "DemoServerTool", dependencies: ["DemoServer"], path: "Sources/DemoServerTool"),
-        .executableTarget(name: "Playground", dependencies: ["Baton", "DemoServer"], path: "Playground"),
+        .executableTarget(name: "Playground", dependencies: ["Baton", "BatonLocking", "DemoServer"], path: "Playground"),
         .executableTarget(name: "BatonBench", dependencies: ["Baton", "BatonLocking", "DemoServer"]),
         // Tests by layer, with what they share in TestSupport.
         .target(name: "TestSupport", dependencies: ["Baton", "BatonLocking"], path: "Tests/TestSupport"),

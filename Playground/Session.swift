@@ -1,4 +1,5 @@
 import Baton
+import BatonLocking
 import DemoServer
 import Foundation
 
@@ -18,16 +19,14 @@ struct ScenarioFailure: Error, CustomStringConvertible {
 
 /// What the scenarios share: the API's client and its authenticator, a folder for files, the
 /// review they attach photos to, and the figures of the closing summary.
-// `lock` guards `state`.
-final class Session: @unchecked Sendable {
+final class Session: Sendable {
     let baseURL: URL
     let authenticator: Authenticator
     let client: Client
     /// A client of the demo API's own `/_demo` routes (statistics, expiring tokens).
     let demo: Client
     let folder: URL
-    private let lock = NSLock()
-    private var state = (requests: 0, bytesUploaded: Int64(0), review: Review?.none, photoURL: String?.none)
+    private let state = Locked((requests: 0, bytesUploaded: Int64(0), review: Review?.none, photoURL: String?.none))
     /// Token refreshes, as the authenticator's events tell them.
     private let refreshTally = Tally()
 
@@ -77,10 +76,10 @@ final class Session: @unchecked Sendable {
 
     /// The review the photos go to, posted the first time it is needed.
     func review() async throws -> Review {
-        if let review = lock.withLock({ state.review }) { return review }
+        if let review = state.withLock({ $0.review }) { return review }
         try await ensureLoggedIn()
         let review = try await client.send(Reviews.post(facilityID: 1, content: "景色が最高でした", rating: 5)).value
-        lock.withLock { state.review = review }
+        state.withLock { $0.review = review }
         return review
     }
 
@@ -105,12 +104,13 @@ final class Session: @unchecked Sendable {
 
     // MARK: Figures
 
-    func counted(request: Void) { lock.withLock { state.requests += 1 } }
-    func counted(uploaded bytes: Int) { lock.withLock { state.bytesUploaded += Int64(bytes) } }
-    func remember(photoURL: String) { lock.withLock { state.photoURL = photoURL } }
-    var photoURL: String? { lock.withLock { state.photoURL } }
+    func counted(request: Void) { state.withLock { $0.requests += 1 } }
+    func counted(uploaded bytes: Int) { state.withLock { $0.bytesUploaded += Int64(bytes) } }
+    func remember(photoURL: String) { state.withLock { $0.photoURL = photoURL } }
+    var photoURL: String? { state.withLock { $0.photoURL } }
     var figures: (requests: Int, refreshes: Int, bytesUploaded: Int64) {
-        lock.withLock { (state.requests, refreshTally.value, state.bytesUploaded) }
+        let (requests, bytes) = state.withLock { ($0.requests, $0.bytesUploaded) }
+        return (requests, refreshTally.value, bytes)
     }
 }
 
@@ -136,11 +136,9 @@ final class RequestCounter: ClientMonitor, @unchecked Sendable {
 }
 
 /// A count that many threads add to.
-// `lock` guards `count`.
-final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+final class Tally: Sendable {
+    private let count = Locked(0)
 
-    func add(_ amount: Int) { lock.withLock { count += amount } }
-    var value: Int { lock.withLock { count } }
+    func add(_ amount: Int) { count.withLock { $0 += amount } }
+    var value: Int { count.value }
 }

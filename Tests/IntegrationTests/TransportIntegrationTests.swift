@@ -1,4 +1,4 @@
-import Baton
+@testable import Baton
 import BatonLocking
 import Foundation
 #if canImport(FoundationNetworking)

@@ -87,40 +87,40 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
     }
 
     /// The event of a call to `request` being made.
-    public static func started(_ request: RequestSummary) -> ClientEvent {
+    static func started(_ request: RequestSummary) -> ClientEvent {
         ClientEvent(.started, request)
     }
 
     /// The event of attempt number `attempt` of `request` about to send `urlRequest`.
-    public static func attemptStarted(_ request: RequestSummary, attempt: Int, request urlRequest: URLRequest) -> ClientEvent {
+    static func attemptStarted(_ request: RequestSummary, attempt: Int, request urlRequest: URLRequest) -> ClientEvent {
         ClientEvent(.attemptStarted, request, attempt: attempt, urlRequest: urlRequest)
     }
 
     /// The event of attempt number `attempt` of `request` having failed with `error`, to be retried
     /// after `delay` for `cause`.
-    public static func retrying(
+    static func retrying(
         _ request: RequestSummary, attempt: Int, error: any Error, delay: Duration, cause: RetryCause = .unspecified
     ) -> ClientEvent {
         ClientEvent(.retrying, request, attempt: attempt, error: error, delay: delay, retryCause: cause)
     }
 
     /// The event of a call to `request` having succeeded with `response` after `attempts` attempts and `duration`.
-    public static func succeeded(_ request: RequestSummary, response: HTTPResponse, attempts: Int, duration: Duration) -> ClientEvent {
+    static func succeeded(_ request: RequestSummary, response: HTTPResponse, attempts: Int, duration: Duration) -> ClientEvent {
         ClientEvent(.succeeded, request, attempts: attempts, response: response, duration: duration)
     }
 
     /// The event of a call to `request` having failed for good with `error` after `attempts` attempts and `duration`.
-    public static func failed(_ request: RequestSummary, error: any Error, attempts: Int, duration: Duration) -> ClientEvent {
+    static func failed(_ request: RequestSummary, error: any Error, attempts: Int, duration: Duration) -> ClientEvent {
         ClientEvent(.failed, request, attempts: attempts, error: error, duration: duration)
     }
 
     /// The event of a call to `request` whose entities could not be saved, for `error`.
-    public static func storeFailed(_ request: RequestSummary, error: any Error) -> ClientEvent {
+    static func storeFailed(_ request: RequestSummary, error: any Error) -> ClientEvent {
         ClientEvent(.storeFailed, request, error: error)
     }
 
     /// The event of a call to `request` answered from the store after the network failed with `error`.
-    public static func answeredFromStore(_ request: RequestSummary, error: any Error) -> ClientEvent {
+    static func answeredFromStore(_ request: RequestSummary, error: any Error) -> ClientEvent {
         ClientEvent(.answeredFromStore, request, error: error)
     }
 

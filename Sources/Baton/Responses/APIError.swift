@@ -132,51 +132,51 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The request could not be built: `field` is invalid, for `reason`.
-    public static func invalidRequest(_ request: RequestSummary, field: String, reason: String) -> APIError {
+    static func invalidRequest(_ request: RequestSummary, field: String, reason: String) -> APIError {
         APIError(.invalidRequest, request, field: field, reason: reason)
     }
 
     /// The request did not get a response, for the reason `error` gives.
-    public static func transport(_ request: RequestSummary, _ error: URLError) -> APIError {
+    static func transport(_ request: RequestSummary, _ error: URLError) -> APIError {
         APIError(.transport, request, urlError: error)
     }
 
     /// The server answered with a status code the endpoint does not accept, saying `message`.
-    public static func unacceptableStatus(_ request: RequestSummary, _ response: HTTPResponse, message: String?) -> APIError {
+    static func unacceptableStatus(_ request: RequestSummary, _ response: HTTPResponse, message: String?) -> APIError {
         APIError(.unacceptableStatus, request, response: response, serverMessage: message)
     }
 
     /// The response's content type is `contentType` (`nil`: none), not one of `acceptable`.
-    public static func unacceptableContentType(
+    static func unacceptableContentType(
         _ request: RequestSummary, _ response: HTTPResponse, contentType: String?, acceptable: [String]
     ) -> APIError {
         APIError(.unacceptableContentType, request, response: response, contentType: contentType, acceptableContentTypes: acceptable)
     }
 
     /// The body does not decode as `type`, at `codingPath`, for `reason`.
-    public static func decodingFailed(
+    static func decodingFailed(
         _ request: RequestSummary, _ response: HTTPResponse, type: String, codingPath: String, reason: String
     ) -> APIError {
         APIError(.decodingFailed, request, response: response, reason: reason, decodedType: type, codingPath: codingPath)
     }
 
     /// The request was cancelled before it finished.
-    public static func cancelled(_ request: RequestSummary) -> APIError {
+    static func cancelled(_ request: RequestSummary) -> APIError {
         APIError(.cancelled, request)
     }
 
     /// The server answered with `response`, a redirect the client will not follow, for `reason`.
-    public static func redirectRefused(_ request: RequestSummary, _ response: HTTPResponse, reason: String) -> APIError {
+    static func redirectRefused(_ request: RequestSummary, _ response: HTTPResponse, reason: String) -> APIError {
         APIError(.redirectRefused, request, response: response, reason: reason)
     }
 
     /// The call did not finish within `deadline`.
-    public static func deadlineExceeded(_ request: RequestSummary, deadline: Duration) -> APIError {
+    static func deadlineExceeded(_ request: RequestSummary, deadline: Duration) -> APIError {
         APIError(.deadlineExceeded, request, deadline: deadline)
     }
     /// The response's body went past `limit` bytes (`response`, when the transport handed one
     /// back, has its head and what was kept of its body).
-    public static func responseTooLarge(_ request: RequestSummary, _ response: HTTPResponse? = nil, limit: Int) -> APIError {
+    static func responseTooLarge(_ request: RequestSummary, _ response: HTTPResponse? = nil, limit: Int) -> APIError {
         APIError(.responseTooLarge, request, response: response, maximumResponseSize: limit)
     }
 

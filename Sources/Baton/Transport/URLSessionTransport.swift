@@ -59,7 +59,7 @@ public final class URLSessionTransport: Transport {
 
     /// Bodies this large are handed over off the delegate queue: decoding them takes long
     /// enough to delay other responses, while for small ones the hop costs more than it saves.
-    public static let parallelDecodingThreshold = 64 << 10
+    static let parallelDecodingThreshold = 64 << 10
 }
 
 /// One ``URLSessionTransport/send(_:body:options:)``: its promise and its task.
