@@ -31,7 +31,9 @@ extension Client {
         /// Monitors told of every event, in this order.
         public var monitors: [any ClientMonitor] = []
         /// Header names (besides `Authorization`, `Cookie` and `Proxy-Authorization`) that are
-        /// removed when a redirect leaves the origin, and hidden in logs.
+        /// removed when a redirect leaves the origin, and hidden in logs: the one place to mark a
+        /// header of your own secret (`X-Api-Key`, say). ``RedirectPolicy/sensitiveHeaders`` and
+        /// ``Redaction/headers`` each do half of it, for the rare header that needs only that half.
         public var sensitiveHeaders: Set<String> = []
         /// How redirects are followed: see ``RedirectPolicy``. The client applies it whatever its
         /// transport.

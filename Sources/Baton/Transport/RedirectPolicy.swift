@@ -25,7 +25,9 @@ public struct RedirectPolicy: Sendable {
     /// Whether to follow redirects at all; when `false`, the 3xx response is the response.
     public var follows: Bool
     /// Header names (any case) removed when a redirect leaves the origin, besides
-    /// ``alwaysSensitiveHeaders`` and the client's sensitive headers.
+    /// ``alwaysSensitiveHeaders`` and the client's sensitive headers. To mark a header of your
+    /// own secret, use ``Client/Configuration/sensitiveHeaders`` instead: one setting that both
+    /// removes it on such a redirect and hides it in every log line; this one removes it only.
     public var sensitiveHeaders: Set<String>
     /// Whether a redirect may carry a request's body to another origin (307, 308, and 301 or 302
     /// of `PUT`, `PATCH`, `DELETE`). Off by default: the body may hold a password or personal
