@@ -24,20 +24,16 @@ extension Promise {
         guard !promises.isEmpty else { return Promise(value: []) }
         let group = PromiseGroup(promises)
         let combined = Promise(upstream: group)
-        let tally = Locked((values: Tally<Element>(count: promises.count), bytes: ProgressSum(count: promises.count)))
+        let gathering = Locked(Gathering<Element>(count: promises.count))
         for (index, promise) in promises.enumerated() {
             promise.subscribe { event in
                 switch event {
                 case .progress(let progress):
-                    if let sum = tally.withLock({ $0.bytes.record(progress, at: index) }) { combined.report(sum, onlyForward: true) }
+                    if let sum = gathering.withLock({ $0.report(progress, at: index) }) { combined.report(sum, onlyForward: true) }
                 case .settled(let outcome):
                     switch Promise<Element>.result(of: outcome) {
                     case .success(let value):
-                        let (progress, values) = tally.withLock { tally in
-                            let (done, values) = tally.values.record(value, at: index)
-                            let bytes = tally.bytes.complete(at: index)
-                            return (bytes ?? PromiseProgress(completed: Int64(done), total: Int64(promises.count)), values)
-                        }
+                        let (progress, values) = gathering.withLock { $0.settle(value, at: index) }
                         combined.report(progress, onlyForward: true)
                         if let values { combined.settle(.success(values)) }
                     case .failure(let error):
@@ -58,19 +54,15 @@ extension Promise {
     ) -> Promise<[Result<Element, any Error>]> where Value == [Result<Element, any Error>] {
         guard !promises.isEmpty else { return Promise(value: []) }
         let combined = Promise(upstream: PromiseGroup(promises))
-        let tally = Locked((outcomes: Tally<Result<Element, any Error>>(count: promises.count), bytes: ProgressSum(count: promises.count)))
+        let gathering = Locked(Gathering<Result<Element, any Error>>(count: promises.count))
         for (index, promise) in promises.enumerated() {
             promise.subscribe { event in
                 switch event {
                 case .progress(let progress):
-                    if let sum = tally.withLock({ $0.bytes.record(progress, at: index) }) { combined.report(sum, onlyForward: true) }
+                    if let sum = gathering.withLock({ $0.report(progress, at: index) }) { combined.report(sum, onlyForward: true) }
                 case .settled(let outcome):
                     let result = Promise<Element>.result(of: outcome)
-                    let (progress, outcomes) = tally.withLock { tally in
-                        let (done, outcomes) = tally.outcomes.record(result, at: index)
-                        let bytes = tally.bytes.complete(at: index)
-                        return (bytes ?? PromiseProgress(completed: Int64(done), total: Int64(promises.count)), outcomes)
-                    }
+                    let (progress, outcomes) = gathering.withLock { $0.settle(result, at: index) }
                     combined.report(progress, onlyForward: true)
                     if let outcomes { combined.settle(.success(outcomes)) }
                 }
@@ -161,23 +153,5 @@ extension Promise {
     ) -> Promise<(A, B, C, D)> where Value == (A, B, C, D) {
         Promise<((A, B), (C, D))>.zip(Promise<(A, B)>.zip(a, b), Promise<(C, D)>.zip(c, d))
             .success { ($0.0.0, $0.0.1, $0.1.0, $0.1.1) }
-    }
-}
-
-/// Outcomes of a combinator's inputs gathered by index until all are in.
-struct Tally<Element> {
-    private var slots: [Element?]
-    private var filled = 0
-
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
-    }
-
-    /// Records the outcome of input `index`; returns how many are in, and all of them in input
-    /// order once the last one is. An input recorded twice counts once.
-    mutating func record(_ element: Element, at index: Int) -> (Int, [Element]?) {
-        if slots[index] == nil { filled += 1 }
-        slots[index] = element
-        return (filled, filled == slots.count ? slots.compactMap { $0 } : nil)
     }
 }
