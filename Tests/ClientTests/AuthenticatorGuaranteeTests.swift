@@ -246,9 +246,11 @@ final class AuthenticatorGuaranteeTests: XCTestCase {
         XCTAssertEqual(server.apiAuthorizations.count, 180)
     }
 
-    /// A waiting request that is cancelled leaves; the refresh it started goes on to its end, so a
-    /// rotated refresh token is never lost.
-    func test_cancellingTheOnlyWaitingRequest_leavesTheRefreshRunning() async throws {
+    /// A waiter that is cancelled leaves; the refresh goes on to its end even when that waiter was
+    /// its only one, so a rotated refresh token is never lost. The waiter is a `refresh()` share,
+    /// whose cancel reaches the shared refresh before `cancel()` returns: a request's would reach
+    /// it from the call's own thread, at a moment the test cannot see.
+    func test_cancellingTheOnlyWaiter_leavesTheRefreshRunning() async throws {
         let sent = expectation(description: "the refresh is sent")
         let tokens = heldTokenEndpoint(sent)
         let store = InMemoryCredentialStore(Credentials(accessToken: "old", refreshToken: "r"))
@@ -256,7 +258,7 @@ final class AuthenticatorGuaranteeTests: XCTestCase {
         let authenticator = try makeAuthenticator(store: store, tokens: tokens, configure: {
             $0.onEvent = { if $0.kind == .refreshed { refreshed.fulfill() } }
         })
-        let waiting = order(try makeClient(authenticator))
+        let waiting = authenticator.refresh()
         await fulfillment(of: [sent], timeout: 30)
 
         waiting.cancel()

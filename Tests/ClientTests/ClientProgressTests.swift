@@ -47,6 +47,30 @@ final class ProgressClientTests: XCTestCase {
         XCTAssertEqual(seen.events, [PromiseProgress(completed: length, total: length, kind: .bytesReceived)])
     }
 
+    /// The same with monitors: the call's report to them observes its end from the start, and
+    /// must not take the progress its caller's handler, added after `send` returns, is owed.
+    func test_aTransferThatEndsBeforeTheCallerSubscribes_stillReportsItsProgress_withMonitors() async throws {
+        struct FinishedTransport: Transport {
+            func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {
+                Promise { progress, fulfill, _, _ in
+                    progress(PromiseProgress(completed: 60, total: 60, kind: .bytesReceived))
+                    fulfill(.json(Fixtures.orderJSON))
+                }
+            }
+        }
+        final class Silent: ClientMonitor {
+            func receive(_ event: ClientEvent, from client: Client) {}
+        }
+        let seen = Recorder<PromiseProgress>()
+        let client = try makeClient(transport: FinishedTransport()) { $0.monitors = [Silent()] }
+
+        let call = client.send(Request<Order>(.get, "orders/1"))
+        XCTAssertEqual(call.state, .fulfilled, "the transport settles inside send, so the call ends before any handler of the caller's")
+        _ = try await call.progress { seen.append($0) }.value
+
+        XCTAssertEqual(seen.events, [PromiseProgress(completed: 60, total: 60, kind: .bytesReceived)])
+    }
+
     /// The progress `request` reports through a first attempt that reports `first` and fails
     /// with 503, up to the second attempt's arrival at the transport. The retry reports zero
     /// before it reaches the transport, so the list is complete as soon as the second request

@@ -67,6 +67,19 @@ final class CombinatorProgressSumTests: XCTestCase {
                        PromiseProgress(completed: 15, total: 20, kind: .units))
     }
 
+    /// Held at the top, the sum is still exact underneath: taking the absurd size back (a retry
+    /// that restarts) leaves the true sum of the others.
+    func test_sum_pastInt64_takesBackExactly() {
+        var sum = ProgressSum(count: 2)
+        _ = sum.record(PromiseProgress(completed: 0, total: .max, kind: .bytesReceived), at: 0)
+        XCTAssertEqual(sum.record(PromiseProgress(completed: 0, total: 1000, kind: .bytesReceived), at: 1),
+                       PromiseProgress(completed: 0, total: .max, kind: .bytesReceived))
+        XCTAssertEqual(sum.record(PromiseProgress(completed: 0, kind: .bytesReceived), at: 0),
+                       PromiseProgress(completed: 0, total: nil, kind: .bytesReceived))
+        XCTAssertEqual(sum.record(PromiseProgress(completed: 500, total: 2000, kind: .bytesReceived), at: 0),
+                       PromiseProgress(completed: 500, total: 3000, kind: .bytesReceived))
+    }
+
     /// A server can declare any `Content-Length`: two near `Int64.max` are held at the top, never a trap.
     func test_sum_ofSizesNoInt64Holds_staysAtTheTop() {
         var sum = ProgressSum(count: 2)

@@ -43,7 +43,7 @@ final class SpooledBody: Sendable {
         ready: @escaping @Sendable (Result<TransportBody, any Error>) -> Void
     ) {
         let spooled = SpooledBody()
-        call.subscribe { event in
+        call.observeSettlement { event in
             if case .settled = event { spooled.callEnded() }
         }
         let writing = spooled.write(form, for: summary)

@@ -21,7 +21,7 @@ struct PreparedRequest: Sendable {
     }
 }
 
-/// Turns an ``Endpoint`` into a ``PreparedRequest``, or an ``APIError/invalidRequest(_:field:reason:)``
+/// Turns an ``Endpoint`` into a ``PreparedRequest``, or an an ``APIError`` of kind ``APIError/Kind/invalidRequest``
 /// saying which part is wrong.
 struct RequestBuilder: Sendable {
     let configuration: Client.Configuration

@@ -17,7 +17,7 @@ import Foundation
 /// ``Client/send(_:)`` refuses it with an ``APIError`` of kind ``APIError/Kind/invalidRequest``,
 /// nothing sent. Literal text keeps its `/` separators and any `%XX` escapes it already has; other
 /// characters a path cannot hold (spaces, non-ASCII) are escaped. A literal `?` or `#` makes
-/// ``Client/send(_:)`` fail with ``APIError/invalidRequest(_:field:reason:)``: query items belong
+/// ``Client/send(_:)`` fail with an ``APIError`` of kind ``APIError/Kind/invalidRequest``: query items belong
 /// in ``Endpoint/query``.
 public struct EndpointPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// The percent-encoded path, without a leading `/`.

@@ -11,7 +11,7 @@ enum CallReport {
         latest: @escaping @Sendable () -> (attempts: Int, response: HTTPResponse?)
     ) {
         guard !client.configuration.monitors.isEmpty else { return }
-        call.subscribe { event in
+        call.observeSettlement { event in
             guard case .settled(let settled) = event else { return }
             let (attempts, response) = latest()
             let duration = ContinuousClock.now - startedAt

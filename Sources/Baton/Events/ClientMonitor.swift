@@ -11,7 +11,8 @@ import FoundationNetworking
 /// A call's `succeeded` or `failed` event is reported exactly once, by the first handler of its
 /// promise: after the promise has settled, before any handler of yours runs, so code that awaits
 /// the promise finds the event already reported. A cancelled call is reported as `failed` with
-/// ``APIError/cancelled(_:)`` as it is cancelled, whether it was sending or waiting to retry.
+/// an ``APIError`` of kind ``APIError/Kind/cancelled`` as it is cancelled, whether it was sending or
+/// waiting to retry.
 ///
 /// ```swift
 /// struct ErrorBanner: ClientMonitor {

@@ -16,6 +16,10 @@ struct HandlerList: Sendable {
     }
 
     @usableFromInline var storage = Storage.none
+    /// Whether a handler here takes progress: one added by ``append(_:takesProgress:)`` with
+    /// `false` (an internal observer of the settlement) does not, so progress held for the first
+    /// handlers waits for one that does.
+    @usableFromInline var takesProgress = false
 
     @inlinable init() {}
 
@@ -26,7 +30,8 @@ struct HandlerList: Sendable {
     }
 
     @inlinable
-    mutating func append(_ handler: @escaping PromiseHandler) {
+    mutating func append(_ handler: @escaping PromiseHandler, takesProgress: Bool = true) {
+        if takesProgress { self.takesProgress = true }
         switch storage {
         case .none:
             storage = .one(handler)

@@ -14,9 +14,9 @@ struct ProgressSum {
     /// How many inputs have reported bytes.
     private var reporting = 0
     /// The latest `completed` of every input, added up.
-    private var completed: Int64 = 0
+    private var completed = ExactSum()
     /// The totals known, added up, and how many inputs have one.
-    private var total: Int64 = 0
+    private var total = ExactSum()
     private var withTotal = 0
     /// How many inputs are followed in bytes sent; the others reporting are in bytes received.
     private var sending = 0
@@ -51,18 +51,18 @@ struct ProgressSum {
     /// Puts `progress` in place of input `index`'s latest report, keeping the sums.
     private mutating func replace(at index: Int, with progress: PromiseProgress) {
         if let previous = latest[index] {
-            completed = Self.adding(completed, -previous.completed)
+            completed.subtract(previous.completed)
             if let previousTotal = previous.total {
-                total = Self.adding(total, -previousTotal)
+                total.subtract(previousTotal)
                 withTotal -= 1
             }
         } else {
             reporting += 1
             if progress.kind == .bytesSent { sending += 1 }
         }
-        completed = Self.adding(completed, progress.completed)
+        completed.add(progress.completed)
         if let newTotal = progress.total {
-            total = Self.adding(total, newTotal)
+            total.add(newTotal)
             withTotal += 1
         }
         latest[index] = progress
@@ -71,14 +71,32 @@ struct ProgressSum {
     private var sum: PromiseProgress {
         // One kind when every input reporting counts in it; a mix is counted as plain units.
         let kind: PromiseProgress.Kind = sending == reporting ? .bytesSent : sending == 0 ? .bytesReceived : .units
-        return PromiseProgress(completed: completed, total: withTotal == latest.count ? total : nil, kind: kind)
+        return PromiseProgress(completed: completed.value, total: withTotal == latest.count ? total.value : nil, kind: kind)
+    }
+}
+
+/// A sum of `Int64`s kept exact past `Int64`'s range (wrapped, with the wraps counted), so that
+/// taking back a value always leaves the true sum of the rest: sizes come from servers, and two
+/// absurd `Content-Length`s must neither trap nor spoil the sum once one of them is taken back.
+struct ExactSum {
+    private var wrapped: Int64 = 0
+    /// How many times the true sum has gone past `Int64.max` (negative: below `Int64.min`).
+    private var wraps = 0
+
+    mutating func add(_ value: Int64) {
+        let (result, overflow) = wrapped.addingReportingOverflow(value)
+        if overflow { wraps += value > 0 ? 1 : -1 }
+        wrapped = result
     }
 
-    /// `a + b`, held at the ends of `Int64` rather than trapping: sizes come from servers, and two
-    /// absurd `Content-Length`s must not end the process.
-    private static func adding(_ a: Int64, _ b: Int64) -> Int64 {
-        let (result, overflow) = a.addingReportingOverflow(b)
-        guard overflow else { return result }
-        return b > 0 ? .max : .min
+    mutating func subtract(_ value: Int64) {
+        let (result, overflow) = wrapped.subtractingReportingOverflow(value)
+        if overflow { wraps += value < 0 ? 1 : -1 }
+        wrapped = result
+    }
+
+    /// The sum, held at the ends of `Int64` when it is past them.
+    var value: Int64 {
+        wraps > 0 ? .max : wraps < 0 ? .min : wrapped
     }
 }

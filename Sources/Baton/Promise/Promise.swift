@@ -25,7 +25,7 @@ import BatonLocking
 /// A promise is pending (``PromiseState/running`` or ``PromiseState/paused``) until it settles as
 /// fulfilled, rejected or cancelled. It settles exactly once: a later fulfil, reject or
 /// cancel is ignored, and progress reported after settling is dropped. Rejecting with Swift's
-/// `CancellationError` (or ``APIError/cancelled(_:)``) counts as a cancellation.
+/// `CancellationError` (or an ``APIError`` of kind ``APIError/Kind/cancelled``) counts as a cancellation.
 ///
 /// ## Handlers
 /// ``progress(on:_:)``, ``then(on:_:)-(Result<Value,any Error>)->U``, ``success(on:_:)-(Value)->U``,
@@ -294,6 +294,19 @@ public final class Promise<Value: Sendable>: Sendable {
             core.handlers.append(handler)
             let hasEvent = core.outcome != nil || (core.heldProgress != nil && !core.isPaused)
             return hasEvent && core.beginDelivery()
+        }
+        if deliver { DeliveryQueue.schedule(self) }
+    }
+
+    /// Adds a handler for the settlement alone, for the library's own observers of a promise
+    /// (a call's report to its monitors, a temporary file's removal). Progress held for the first
+    /// handlers is not handed to it: it stays for the caller's own `progress` handler, however
+    /// late that one is added.
+    @inlinable
+    func observeSettlement(_ handler: @escaping PromiseHandler) {
+        let deliver: Bool = core.withLock(annotating: self) { core in
+            core.handlers.append(handler, takesProgress: false)
+            return core.outcome != nil && core.beginDelivery()
         }
         if deliver { DeliveryQueue.schedule(self) }
     }

@@ -52,7 +52,7 @@ struct PromiseCore {
     @inlinable
     mutating func nextDelivery() -> (PromiseEvent, HandlerList)? {
         // Progress with no handler to take it stays held, for the first handlers added.
-        if let progress = heldProgress, !handlers.isEmpty, !isPaused || outcome != nil {
+        if let progress = heldProgress, handlers.takesProgress, !isPaused || outcome != nil {
             heldProgress = nil
             return (.progress(progress), handlers)
         }

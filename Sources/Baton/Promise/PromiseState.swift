@@ -12,7 +12,7 @@ public enum PromiseState: Sendable, Hashable {
     /// Settled with an error other than a cancellation.
     case rejected
     /// Settled by ``Promise/cancel()``, or rejected with `CancellationError` or
-    /// ``APIError/cancelled(_:)``.
+    /// an ``APIError`` of kind ``APIError/Kind/cancelled``.
     case cancelled
 
     /// Whether the promise has not settled yet (``running`` or ``paused``).

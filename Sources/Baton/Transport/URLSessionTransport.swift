@@ -24,7 +24,7 @@ import BatonLocking
 /// safely (a resume that follows a suspend too closely crashes the process).
 ///
 /// A promise settles on the session's serial delegate queue, as URLSession's own completion
-/// handlers run, unless its response body is large (``parallelDecodingThreshold`` or more):
+/// handlers run, unless its response body is large (64 KiB or more):
 /// then on a global concurrent queue, so that decoding it holds up no other response. The
 /// session is invalidated when the transport is released, after its tasks finish: on Apple
 /// platforms a session keeps its delegate until then. (No test holds this: the URLSession of
