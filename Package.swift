@@ -32,6 +32,7 @@ let package = Package(
         .testTarget(name: "ClientTests", dependencies: ["Baton", "BatonLocking", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Baton", "BatonLocking", "DemoServer", "TestSupport"]),
         .testTarget(name: "DemoServerTests", dependencies: ["BatonLocking", "DemoServer"]),
+        .testTarget(name: "PlaygroundTests", dependencies: ["Playground"]),
     ],
     swiftLanguageModes: [.v6]
 )

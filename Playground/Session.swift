@@ -98,8 +98,8 @@ final class Session: Sendable {
     }
 
     /// The demo API's counters.
-    func stats() async throws -> DemoStats {
-        try await demo.send(Request<DemoStats>(.get, "_demo/stats")).value
+    func stats() async throws -> DemoServer.Stats {
+        try await demo.send(Request<DemoServer.Stats>(.get, "_demo/stats")).value
     }
 
     // MARK: Figures
@@ -111,17 +111,6 @@ final class Session: Sendable {
     var figures: (requests: Int, refreshes: Int, bytesUploaded: Int64) {
         let (requests, bytes) = state.withLock { ($0.requests, $0.bytesUploaded) }
         return (requests, refreshTally.value, bytes)
-    }
-}
-
-/// `GET /_demo/stats`, the counts the scenarios check.
-struct DemoStats: Decodable, Sendable {
-    var tokenRefreshes: Int
-    var photosStored: Int
-
-    enum CodingKeys: String, CodingKey {
-        case tokenRefreshes = "token_refreshes"
-        case photosStored = "photos_stored"
     }
 }
 

@@ -55,12 +55,14 @@ let chosen = arguments.isEmpty ? scenarios : scenarios.filter { arguments.contai
 let server: DemoServer?
 let baseURL: URL
 if let baseURLText {
-    guard let url = URL(string: baseURLText) else {
-        FileHandle.standardError.write(Data("playground: '\(baseURLText)' is not a URL\n".utf8))
+    do {
+        // The client's own check, for its sentence: "localhost:8080" says to write http://localhost:8080/.
+        baseURL = try Client(baseURL: baseURLText).configuration.baseURL
+    } catch {
+        FileHandle.standardError.write(Data("playground: \(error)\n".utf8))
         exit(2)
     }
     server = nil
-    baseURL = url
 } else {
     server = try DemoServer.start()
     baseURL = server!.baseURL

@@ -1,9 +1,12 @@
 import Foundation
 
-/// The demo API of shared/demo-api.md, served over HTTP/1.1 on a real loopback socket.
+/// The demo API that the README's "DemoServer" section describes, served over HTTP/1.1 on a real
+/// loopback socket.
 ///
 /// Creating one starts it: it listens on `127.0.0.1` (never another address) before `init`
-/// returns, so `baseURL` can be used at once. Each connection is served on its own thread, so slow
+/// returns, so `baseURL` can be used at once. **It serves as long as the value lives:** keep the
+/// server in a variable for as long as its URL is used. `try DemoServer.start().baseURL` keeps
+/// only the URL, and the server stops as soon as that line ends, so the next call cannot connect. Each connection is served on its own thread, so slow
 /// clients and injected delays never hold up other connections.
 ///
 /// ```swift
@@ -118,6 +121,12 @@ public final class DemoServer: Sendable {
     /// overflow a conversion to milliseconds.
     private static func clamped(_ seconds: Double, least: Double) -> Double {
         seconds.isNaN ? least : min(max(seconds, least), 1e9)
+    }
+
+    /// What the server has counted since it started or was last reset: the same as the body of
+    /// `GET /_demo/stats`, without a request (so reading it counts nothing).
+    public var stats: Stats {
+        api.state.withLock { $0.stats }
     }
 
     /// Every access token stops working now, as `POST /_demo/expire-tokens` does, but without a

@@ -33,6 +33,39 @@ final class FirstHourTests: XCTestCase {
         XCTAssertNoThrow(try Client(baseURL: URL(string: "https://api.example.com/v1/")!))
     }
 
+    /// `"localhost:8080"` parses as the scheme `localhost`: the sentence says what to write.
+    func test_aHostAndPortWithoutAScheme_isToldWhatToWrite() {
+        XCTAssertThrowsError(try Client(baseURL: URL(string: "localhost:8080")!)) { error in
+            XCTAssertEqual(
+                "\(error)",
+                #""localhost:8080" cannot be a base URL: it has no scheme, so "localhost" reads as one; write https://localhost:8080/ or http://localhost:8080/."#
+            )
+        }
+        XCTAssertThrowsError(try Client(baseURL: URL(string: "localhost:8080/api/")!)) { error in
+            XCTAssertTrue("\(error)".hasSuffix("write https://localhost:8080/api/ or http://localhost:8080/api/."), "\(error)")
+        }
+    }
+
+    /// A client from a string throws the sentence where `URL(string:)!` would crash.
+    func test_aClientFromAString_throwsTheSentence_whereURLStringWouldBeNil() throws {
+        XCTAssertNil(URL(string: "127.0.0.1:8080"), "the crash this initializer spares")
+        let cases = [
+            ("127.0.0.1:8080", #""127.0.0.1:8080" cannot be a base URL: it has no scheme; write https://127.0.0.1:8080/ or http://127.0.0.1:8080/."#),
+            ("localhost:8080", #""localhost:8080" cannot be a base URL: it has no scheme, so "localhost" reads as one; write https://localhost:8080/ or http://localhost:8080/."#),
+            ("http://exa mple.com/", #""http://exa mple.com/" cannot be a base URL: it is not a URL (spaces and some other characters must be percent-encoded)."#),
+            ("demo:s3cr3t@localhost:8080", #""demo:xxx@localhost:8080" cannot be a base URL: its scheme is demo, and Baton speaks http and https only."#),
+        ]
+        for (text, sentence) in cases {
+            XCTAssertThrowsError(try Client(baseURL: text)) { error in
+                XCTAssertEqual((error as? ConfigurationError)?.kind, .invalidBaseURL)
+                XCTAssertEqual("\(error)", sentence)
+            }
+        }
+        let client = try Client(baseURL: "http://localhost:8080/") { $0.maximumResponseSize = 1 << 20 }
+        XCTAssertEqual(client.configuration.baseURL.absoluteString, "http://localhost:8080/")
+        XCTAssertEqual(client.configuration.maximumResponseSize, 1 << 20)
+    }
+
     func test_aRefusedBaseURL_neverShowsItsPassword() {
         XCTAssertThrowsError(try Client(baseURL: URL(string: "ftp://me:s3cr3t@files.example.com/")!)) { error in
             XCTAssertFalse("\(error)".contains("s3cr3t"), "\(error)")

@@ -32,6 +32,26 @@ final class SecretNameRedactionTests: XCTestCase {
     /// `signature`), and `code`.
     private static let patternNames = ["upload_token", "webhook_secret", "new_password", "private_key", "url_signature", "code"]
 
+    /// The signed URLs of Azure (shared-access `sig`), AWS (SigV4 and V2) and Google Cloud, and
+    /// OAuth's and other common secret parameters in a query: hidden in every line and error,
+    /// while the URL's other parameters stay readable.
+    func test_signedURLsAndCommonSecretParameters_areHidden_theirOtherParametersKept() async throws {
+        let secrets = [
+            "sig", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token", "AWSAccessKeyId", "Signature",
+            "X-Goog-Signature", "X-Goog-Credential", "assertion", "client_assertion", "jwt", "pwd", "pass", "hmac",
+            "sid", "SAMLResponse", "ticket", "csrf_token", "xsrf", "auth",
+        ]
+        for name in secrets {
+            let query = [URLQueryItem(name: "sv", value: "2024-11-04"), URLQueryItem(name: name, value: "MARK-\(name)")]
+            let said = try await everythingSaid(
+                about: Request<Order>(.get, "files/a.jpg", query: query),
+                answer: { _ in HTTPResponse(statusCode: 403) }
+            )
+            for text in said { XCTAssertFalse(text.contains("MARK"), "\(name): \(text)") }
+            XCTAssertTrue(said.last?.contains("sv=2024-11-04") == true, "\(name): \(said)")
+        }
+    }
+
     func test_namesMatchingTheSecretPatterns_areHiddenInQueriesHeadersAndBodies_inLinesAndErrors() async throws {
         for name in Self.patternNames {
             let query = [URLQueryItem(name: name, value: "MARK-query")]

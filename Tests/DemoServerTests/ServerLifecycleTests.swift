@@ -79,6 +79,8 @@ final class ServerLifecycleTests: XCTestCase {
         XCTAssertThrowsError(try RawClient(port: server.port))
     }
 
+    /// As the type's documentation warns: a server lives as long as its value, so
+    /// `try DemoServer.start().baseURL` keeps a URL at which nothing answers.
     func test_releasingTheLastReference_stopsTheServer() throws {
         let descriptors = Posix.openDescriptors.value
         var port: UInt16 = 0

@@ -1,8 +1,9 @@
 import Baton
+import DemoServer
 import Foundation
 import TestSupport
 
-/// The demo API of shared/demo-api.md as an app would describe it to Baton: its values and its
+/// The demo API (the README's "DemoServer" section) as an app would describe it to Baton: its values and its
 /// endpoints, in both styles Baton offers (a type per call, and a namespace of `Request`
 /// factories). `Order` is shared with the client tests, in TestSupport.
 
@@ -102,22 +103,8 @@ struct Echo: Decodable, Equatable, Sendable {
     }
 }
 
-/// `GET /_demo/stats`' answer.
-struct Stats: Decodable, Equatable, Sendable {
-    var requests: [String: Int]
-    var logins: Int
-    var tokenRefreshes: Int
-    var refreshTokensRejected: Int
-    var photosStored: Int
-    var malformed: Int
-
-    enum CodingKeys: String, CodingKey {
-        case requests, logins, malformed
-        case tokenRefreshes = "token_refreshes"
-        case refreshTokensRejected = "refresh_tokens_rejected"
-        case photosStored = "photos_stored"
-    }
-}
+/// `GET /_demo/stats`, decoded with the type DemoServer documents for it.
+typealias Stats = DemoServer.Stats
 
 // MARK: Endpoints, one type per call
 

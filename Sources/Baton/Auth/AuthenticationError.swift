@@ -3,8 +3,8 @@ import Foundation
 /// Logging in or renewing the access token failed: what an ``Authenticator`` fails calls with.
 ///
 /// Every request waiting for a refresh that failed fails with the same error, promptly. Its
-/// ``kind`` says what the app should do: for ``Kind/sessionExpired`` and ``Kind/loginFailed``,
-/// ask the user to log in; for the others, try again later. The token endpoint's answer, when
+/// ``kind`` says what the app should do: for ``Kind/sessionExpired``, ``Kind/loginFailed``
+/// and ``Kind/notLoggedIn``, ask the user to log in; for the others, try again later. The token endpoint's answer, when
 /// there was one, is in ``response`` and ``errorCode``. The description is a sentence without
 /// any token or password.
 ///
@@ -27,6 +27,11 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
         /// The refresh did not complete (transport error, timeout, an answer that is not a token).
         /// The credentials were kept: a later request tries again.
         public static let refreshFailed = Kind(name: "refreshFailed")
+        /// A request to the API was refused `401 Unauthorized`, and it went without a token
+        /// because the authenticator has no credentials: nobody logged in, or the user logged
+        /// out. The ``AuthenticationError/underlyingError`` is the call's ``APIError``. Log in
+        /// first (``Authenticator/logIn(username:password:)``).
+        public static let notLoggedIn = Kind(name: "notLoggedIn")
         /// The access token was refreshed as many times as ``Authenticator/Configuration/refreshLimit``
         /// allows within ``Authenticator/Configuration/refreshWindow`` and the server still refused
         /// it: no further refresh until the window has passed, so that a server that refuses every
@@ -66,6 +71,7 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
         case .loginFailed: return "Logging in failed: \(Self.trimmed(cause))."
         case .sessionExpired: return "The session has ended: \(Self.trimmed(cause)); log in again."
         case .refreshFailed: return "Refreshing the access token failed: \(Self.trimmed(cause)); the credentials were kept."
+        case .notLoggedIn: return "Not logged in: \(Self.trimmed(cause)); log in first with the authenticator's logIn(username:password:)."
         case .tooManyRefreshes: return "The access token was not refreshed: \(Self.trimmed(cause))."
         default: return "Authentication failed (\(kind)): \(Self.trimmed(cause))."
         }

@@ -201,6 +201,9 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
     /// The decision of ``retry(_:failedWith:context:)``, answered at once unless a refresh must be
     /// waited for.
     func retryPromptly(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) -> Prompt<RetryDecision> {
+        if let refused = refusalForWantOfLogin(request, failedWith: error, context: context) {
+            return .now(.success(.fail(with: refused)))
+        }
         guard let response = (error as? APIError)?.response ?? context.response,
               configuration.expiredToken.isExpiredToken(response),
               let sent = Self.bearerToken(of: request) else { return .now(.success(.doNotRetry)) }
@@ -228,6 +231,22 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
         case .fail(let error):
             return .now(.success(.fail(with: error)))
         }
+    }
+
+    /// The error for a `401` to a request that went to the API without a token because there
+    /// are no credentials (and none on the way), rather than the bare `401`; `nil` otherwise.
+    private func refusalForWantOfLogin(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) -> AuthenticationError? {
+        guard let response = (error as? APIError)?.response ?? context.response, response.statusCode == 401,
+              request.value(forHTTPHeaderField: "Authorization") == nil,
+              let origin = Origin(request.url), origin == apiOrigin else { return nil }
+        loadIfNeeded()
+        let loggedOut = session.withLock(annotating: self) { $0.credentials == nil && $0.refresh == nil }
+        guard loggedOut else { return nil }
+        let summary = (error as? APIError)?.request.description ?? "the request"
+        return AuthenticationError(
+            .notLoggedIn, underlyingError: error,
+            detail: "\(summary) was answered \(response.statusCode) \(response.reasonPhrase), and the authenticator has no credentials to send"
+        )
     }
 
     // MARK: - Refreshing

@@ -19,7 +19,8 @@ enum TokenAnswer {
             throw Unusable(reason: "the token endpoint's answer is not a JSON object")
         }
         guard let access = object[fields.accessToken] as? String, !access.isEmpty else {
-            throw Unusable(reason: "the token endpoint's answer has no \"\(fields.accessToken)\" string")
+            throw Unusable(reason: "the token endpoint's answer has no \"\(fields.accessToken)\" string; \(Self.fieldNames(of: object))"
+                + " (set the authenticator's configuration.fields, a TokenResponseFields, to read other names)")
         }
         // RFC 6750's b64token is visible ASCII; anything else could not be sent in a header.
         guard access.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
@@ -30,6 +31,16 @@ enum TokenAnswer {
         }
         let refresh = (object[fields.refreshToken] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? previousRefreshToken
         return Credentials(accessToken: access, refreshToken: refresh, expiresAt: lifetime(object[fields.expiresIn]).map { now + $0 })
+    }
+
+    /// The names of `object`'s fields, never their values, as in `its fields are "token" and
+    /// "expires_in"`: at most ten, each cut at 40 characters, in alphabetical order.
+    static func fieldNames(of object: [String: Any]) -> String {
+        guard !object.isEmpty else { return "it has no fields" }
+        let names = object.keys.sorted().prefix(10).map { "\"\(Redaction.escaped(String($0.prefix(40))))\"" }
+        let more = object.count > names.count ? " and \(object.count - names.count) more" : ""
+        guard names.count > 1 else { return "its only field is \(names[0])" }
+        return "its fields are \(names.dropLast().joined(separator: ", "))\(more.isEmpty ? " and \(names.last!)" : ", \(names.last!)\(more)")"
     }
 
     /// `expires_in` as seconds: a number, or a string of digits as some servers send; at most ten

@@ -39,6 +39,8 @@ public struct MultipartForm: Sendable {
 
     /// The parts, in the order they were appended.
     private(set) var parts: [Part] = []
+    /// The file names of the parts that have one, in order.
+    var fileNames: [String] { parts.compactMap(\.filename) }
     /// The boundary between parts, without the leading `--`.
     public private(set) var boundary: String
 

@@ -51,6 +51,15 @@ public struct RequestBody: Sendable {
         RequestBody(storage: .multipart(form))
     }
 
+    /// The names of the files sent: a file body's, a multipart form's named file parts'.
+    var fileNames: [String] {
+        switch storage {
+        case .file(let url, _): return [url.lastPathComponent]
+        case .multipart(let form): return form.fileNames
+        default: return []
+        }
+    }
+
     /// The body's length in bytes when it is known without encoding it: none, bytes, a file, a
     /// form of fields, or a multipart form whose files can be read. `nil` for JSON.
     var knownLength: Int64? {

@@ -71,6 +71,22 @@ public final class Client: Sendable {
         try self.init(configuration: configuration, transport: transport)
     }
 
+    /// Creates a client for the base URL written in `baseURL`, letting `configure` change any
+    /// other setting.
+    ///
+    /// ```swift
+    /// let client = try Client(baseURL: "http://localhost:8080/")
+    /// ```
+    ///
+    /// Unlike `URL(string: "...")!`, which crashes on `"127.0.0.1:8080"`, this throws a sentence
+    /// that says what to write instead.
+    ///
+    /// - Throws: ``ConfigurationError`` when `baseURL` is not a URL or cannot be a base URL
+    ///   (see ``init(configuration:transport:)``).
+    public convenience init(baseURL: String, transport: (any Transport)? = nil, configure: (inout Configuration) -> Void = { _ in }) throws(ConfigurationError) {
+        try self.init(baseURL: ConfigurationError.baseURL(from: baseURL), transport: transport, configure: configure)
+    }
+
     /// Sends `endpoint` and returns a promise of its decoded response.
     ///
     /// The promise rejects with an ``APIError``, with the error an adapter threw if no retrier

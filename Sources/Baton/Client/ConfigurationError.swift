@@ -1,7 +1,12 @@
 /// Why a ``Client`` could not be made from its configuration: the base URL cannot work.
 ///
-/// Thrown by the client's initializers, so that a base URL such as `"localhost"` is refused
-/// where it is written, not when the first call fails.
+/// Thrown by the client's initializers, so that a base URL such as `"localhost:8080"` is refused
+/// where it is written, not when the first call fails, with what to write instead:
+///
+/// ```
+/// "localhost:8080" cannot be a base URL: it has no scheme, so "localhost" reads as one;
+/// write https://localhost:8080/ or http://localhost:8080/.
+/// ```
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// What is wrong. Compare with `==`.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
@@ -32,20 +37,53 @@ extension ConfigurationError {
             ConfigurationError(kind: .invalidBaseURL, value: shown(url), reason: reason)
         }
         guard let scheme = url.scheme?.lowercased() else {
-            throw refuse("it has no scheme; write https://\(shown(url))/ or http://\(shown(url))/")
+            throw refuse("it has no scheme; \(suggestion(for: shown(url)) ?? "write https://host/ or http://host/")")
         }
         guard scheme == "http" || scheme == "https" else {
+            // "localhost:8080" parses as the scheme "localhost" and the path "8080".
+            if url.host == nil, let suggestion = suggestion(for: shown(url)) {
+                throw refuse("it has no scheme, so \"\(scheme)\" reads as one; \(suggestion)")
+            }
             throw refuse("its scheme is \(scheme), and Baton speaks http and https only")
         }
         guard let host = url.host, !host.isEmpty else { throw refuse("it has no host") }
     }
 
-    /// `url` as it may appear in a sentence: a password in it is hidden.
-    private static func shown(_ url: URL) -> String {
-        guard let password = url.password, !password.isEmpty,
-              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
-        components.password = "xxx"
-        return components.string ?? "(a URL with a password)"
+    /// Checks that `text` is a URL that can be a client's base URL, and returns it.
+    static func baseURL(from text: String) throws(ConfigurationError) -> URL {
+        guard let url = URL(string: text) else {
+            // `URL(string:)` refuses "127.0.0.1:8080": a scheme cannot start with a digit.
+            let reason = suggestion(for: text).map { "it has no scheme; \($0)" }
+                ?? "it is not a URL (spaces and some other characters must be percent-encoded)"
+            throw ConfigurationError(kind: .invalidBaseURL, value: shown(text), reason: reason)
+        }
+        try validate(baseURL: url)
+        return url
+    }
+
+    /// What to write instead of `text`, a host with or without a port, as in
+    /// `write https://localhost:8080/ or http://localhost:8080/`; `nil` when `text` with a
+    /// scheme in front is no URL with a host either.
+    private static func suggestion(for text: String) -> String? {
+        guard !text.contains("//"), let url = URL(string: "http://\(text)"), url.user == nil,
+              let host = url.host, !host.isEmpty else { return nil }
+        let written = url.path.isEmpty ? "\(text)/" : text
+        return "write https://\(written) or http://\(written)"
+    }
+
+    /// `url` as it may appear in a sentence.
+    private static func shown(_ url: URL) -> String { shown(url.absoluteString) }
+
+    /// `text` as it may appear in a sentence: a password in it hidden, at most 200 characters,
+    /// nothing that could end a log line or fake another.
+    private static func shown(_ text: String) -> String {
+        var text = text
+        // user:password@host; a colon and an @ with a slash between them are a port and a path.
+        if let at = text.firstIndex(of: "@"), let colon = text[..<at].lastIndex(of: ":"),
+           !text[colon..<at].contains("/"), !text[text.index(after: colon)..<at].isEmpty {
+            text.replaceSubrange(text.index(after: colon)..<at, with: "xxx")
+        }
+        return Redaction.escaped(text.count > 200 ? "\(text.prefix(200))…" : text)
     }
 }
 

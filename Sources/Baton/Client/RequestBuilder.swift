@@ -85,7 +85,8 @@ struct RequestBuilder: Sendable {
             throw .invalidRequest(RequestSummary(method: endpoint.method, url: nil, path: path, redaction: redaction), field: "path", reason: refusal)
         }
         let url = makeURL(path: path, query: endpoint.query)
-        let summary = RequestSummary(method: endpoint.method, url: url, path: path, redaction: redaction)
+        var summary = RequestSummary(method: endpoint.method, url: url, path: path, redaction: redaction)
+        summary.files = endpoint.body.fileNames
         guard let url else {
             throw .invalidRequest(summary, field: "path", reason: "\"\(path)\" does not form a URL with the base URL \(configuration.baseURL)")
         }

@@ -14,6 +14,9 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     public var path: String
     /// What descriptions of this request, and of errors about it, hide: the client's.
     public var redaction: Redaction
+    /// The names of the files its body sends (a file body's, a multipart form's file parts'),
+    /// named in its description, so that a failed upload among many says which file it was.
+    public var files: [String] = []
 
     /// Names a request of `method` to `url` (`nil` if it could not be built), for the endpoint
     /// path `path`, described with `redaction`.
@@ -25,7 +28,8 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The method, then the URL's path and query with secret values hidden, as in `GET /v1/orders?page=2`;
-    /// `GET /orders/7`, from ``path``, when there is no URL.
+    /// `GET /orders/7`, from ``path``, when there is no URL. The ``files`` sent follow, as in
+    /// `POST /reviews/1/photos (sending flaky.jpg)`.
     public var description: String {
         description(redactedBy: redaction)
     }
@@ -39,8 +43,16 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
             components.user = nil
             components.password = nil
             let query = components.percentEncodedQuery.map { "?" + redaction.formFields($0) } ?? ""
-            return Redaction.escaped("\(method) \(components.percentEncodedPath)\(query)")
+            return Redaction.escaped("\(method) \(components.percentEncodedPath)\(query)\(sending)")
         }
-        return Redaction.escaped("\(method) /\(path)")
+        return Redaction.escaped("\(method) /\(path)\(sending)")
+    }
+
+    /// ` (sending a.jpg, b.jpg and 3 more)`, or nothing when no file is sent.
+    private var sending: String {
+        guard !files.isEmpty else { return "" }
+        let named = files.prefix(3).map { $0.count > 80 ? "\($0.prefix(80))…" : $0 }
+        let more = files.count > named.count ? " and \(files.count - named.count) more" : ""
+        return " (sending \(named.joined(separator: ", "))\(more))"
     }
 }

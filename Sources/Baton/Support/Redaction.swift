@@ -5,8 +5,12 @@ import Foundation
 ///
 /// A field or header is secret when its name is in ``headers`` or ``bodyFields``, or, with
 /// ``matchesSecretPatterns`` (the default), when its name looks like one: it contains `token`,
-/// `secret`, `password`, `passwd`, `apikey`, `signature`, `credential` or `session`, ends in
-/// `key`, or is `code`, `code_verifier`, `client_assertion` or `otp`. Names are compared
+/// `secret`, `password`, `passwd`, `apikey`, `accesskey`, `signature`, `credential`, `session`,
+/// `csrf` or `xsrf`, ends in `key`, or is `code`, `code_verifier`, `assertion`,
+/// `client_assertion`, `otp`, `auth`, `sig` (Azure's shared-access signature), `sign`, `hmac`,
+/// `jwt`, `pwd`, `pass`, `sid`, `SAMLResponse`, `SAMLRequest` or `ticket`. This covers the
+/// signed URLs of AWS (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`), Google
+/// Cloud (`X-Goog-Signature`) and Azure (`sig`), and OAuth's parameters. Names are compared
 /// ignoring case, `_` and `-`, so `refresh_token`, `refreshToken` and `Refresh-Token` are one
 /// name. Values are hidden in headers, query strings, form and JSON bodies of any size, and in
 /// other text where they appear as `name=value`, `name: value`, `"name": "value"` or
@@ -193,8 +197,19 @@ public struct Redaction: Sendable, Hashable {
         String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
     }
 
-    private static let secretParts = ["token", "secret", "password", "passwd", "apikey", "signature", "credential", "session"]
-    private static let secretNames: Set<String> = ["code", "codeverifier", "clientassertion", "otp", "auth", "authorization", "cookie", "setcookie"]
+    /// Parts of names that make a name secret wherever they appear in it: AWS's
+    /// `X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token` and `AWSAccessKeyId`,
+    /// Google Cloud's `X-Goog-Signature`, OAuth's `*_token` and `client_secret`, CSRF tokens.
+    private static let secretParts = [
+        "token", "secret", "password", "passwd", "apikey", "accesskey", "signature", "credential", "session", "csrf", "xsrf",
+    ]
+    /// Whole names that are secret: Azure shared-access signatures' `sig`, OAuth's `code`,
+    /// `code_verifier`, `assertion` and `client_assertion`, one-time codes, short forms of
+    /// passwords and signatures, SAML responses, CAS tickets.
+    private static let secretNames: Set<String> = [
+        "code", "codeverifier", "assertion", "clientassertion", "otp", "auth", "authorization", "cookie", "setcookie",
+        "sig", "sign", "hmac", "jwt", "pwd", "pass", "sid", "samlresponse", "samlrequest", "ticket",
+    ]
 
     /// Whether a normalized name looks like a secret's.
     private static func looksSecret(_ name: String) -> Bool {

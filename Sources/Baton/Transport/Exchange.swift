@@ -74,6 +74,9 @@ struct Exchange: Sendable {
 
     /// The ``APIError`` for what a transport failed with.
     private static func apiError(_ error: any Error, summary: RequestSummary, limit: Int) -> any Error {
+        if let refusal = error as? TransportRefusal {
+            return APIError.invalidRequest(summary, field: refusal.field, reason: refusal.reason)
+        }
         guard let error = error as? URLError else { return error }
         switch error.code {
         case .cancelled: return APIError.cancelled(summary)

@@ -142,6 +142,19 @@ private final class Transfer: PromiseControl {
 
     func start(_ request: URLRequest) {
         let request = Self.withoutBody(request)
+        // URLSession refuses a GET with a body (even an empty one) with the error code of a
+        // response over the size limit; an empty body goes as none, and any other is refused
+        // here, in words.
+        var body = body
+        if request.httpMethod == HTTPMethod.get.rawValue, let sent = body {
+            guard sent.data?.isEmpty == true else {
+                promise.settle(.failure(TransportRefusal(
+                    field: "body", reason: "URLSession does not send a body with GET; send it with POST, or its values as query items"
+                )))
+                return
+            }
+            body = nil
+        }
         let task = Self.delegateTask(for: request, body: body, on: transport.session)
         // An upload's bar follows the response too; a plain request's bytes are told once, at
         // the end, unless its endpoint asked for them as they arrive.

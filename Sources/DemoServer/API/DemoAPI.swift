@@ -1,7 +1,7 @@
 import BatonLocking
 import Foundation
 
-/// The demo API of shared/demo-api.md behind the HTTP layer: faults, authentication, routing and
+/// The demo API (the README's "DemoServer" section) behind the HTTP layer: faults, authentication, routing and
 /// the state every route reads and changes.
 ///
 /// Called concurrently from every connection thread; all mutable state sits behind one lock, held
@@ -10,7 +10,7 @@ final class DemoAPI: HTTPHandler {
     struct State: Sendable {
         var data: DemoData
         var tokens = TokenStore()
-        var stats = Stats()
+        var stats = DemoServer.Stats()
         /// Requests seen per exact `X-Demo-Fault` value, for `times=K`.
         var faultCounts: [String: Int] = [:]
         /// Requests that have reached a `barrier=N` fault, per exact `X-Demo-Fault` value.

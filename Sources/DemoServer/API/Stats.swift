@@ -1,24 +1,53 @@
-/// The counts behind `GET /_demo/stats`, which tests assert on.
-struct Stats: Sendable {
-    /// Requests per route, keyed by method and pattern: `"GET /orders/:id"`.
-    var requests: [String: Int] = [:]
-    var logins = 0
-    var tokenRefreshes = 0
-    var refreshTokensRejected = 0
-    var photosStored = 0
-    /// Requests the HTTP layer refused before routing: malformed, too large, or incomplete at timeout.
-    var malformed = 0
+extension DemoServer {
+    /// What a demo server has counted since it started or was last reset: the body of
+    /// `GET /_demo/stats`, and ``DemoServer/stats``.
+    ///
+    /// Decode it from the wire with the JSON names below (a client of the API that runs elsewhere
+    /// can), or read it in the same process:
+    ///
+    /// ```swift
+    /// let server = try DemoServer.start()
+    /// // ... calls ...
+    /// print(server.stats.tokenRefreshes)
+    /// ```
+    public struct Stats: Sendable, Hashable, Codable {
+        /// `requests`: requests per route, keyed by method and route pattern, as in
+        /// `"GET /orders/:id"`. Reading the stats, resetting and expiring tokens are not counted.
+        public var requests: [String: Int] = [:]
+        /// `logins`: successful password grants at `POST /tokens`.
+        public var logins = 0
+        /// `token_refreshes`: successful refresh-token grants at `POST /tokens`.
+        public var tokenRefreshes = 0
+        /// `refresh_tokens_rejected`: refresh-token grants refused (unknown, used or revoked token).
+        public var refreshTokensRejected = 0
+        /// `photos_stored`: photos stored by `POST /reviews/:id/photos`.
+        public var photosStored = 0
+        /// `malformed`: requests the HTTP layer refused before routing: malformed, too large, or
+        /// incomplete when the connection timed out.
+        public var malformed = 0
 
-    /// The documented shape, routes in alphabetical order so that the body is predictable.
-    var json: JSONValue {
-        let routes = requests.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.integer($0.value)) }
-        return .object([
-            ("requests", .object(routes)),
-            ("logins", .integer(logins)),
-            ("token_refreshes", .integer(tokenRefreshes)),
-            ("refresh_tokens_rejected", .integer(refreshTokensRejected)),
-            ("photos_stored", .integer(photosStored)),
-            ("malformed", .integer(malformed)),
-        ])
+        /// The JSON names, snake_case as the rest of the API.
+        enum CodingKeys: String, CodingKey {
+            case requests, logins, malformed
+            case tokenRefreshes = "token_refreshes"
+            case refreshTokensRejected = "refresh_tokens_rejected"
+            case photosStored = "photos_stored"
+        }
+
+        /// All counts at zero.
+        public init() {}
+
+        /// The body of `GET /_demo/stats`, routes in alphabetical order so that it is predictable.
+        var json: JSONValue {
+            let routes = requests.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.integer($0.value)) }
+            return .object([
+                (CodingKeys.requests.rawValue, .object(routes)),
+                (CodingKeys.logins.rawValue, .integer(logins)),
+                (CodingKeys.tokenRefreshes.rawValue, .integer(tokenRefreshes)),
+                (CodingKeys.refreshTokensRejected.rawValue, .integer(refreshTokensRejected)),
+                (CodingKeys.photosStored.rawValue, .integer(photosStored)),
+                (CodingKeys.malformed.rawValue, .integer(malformed)),
+            ])
+        }
     }
 }

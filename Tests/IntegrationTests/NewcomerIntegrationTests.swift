@@ -1,0 +1,150 @@
+import Baton
+import DemoServer
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+import XCTest
+
+/// What a newcomer meets against the real demo API, each answered with a sentence that says what
+/// to do: a call made before logging in, a token endpoint whose field names were not set, a failed
+/// photo among several, a GET with a body; and the demo server's counts as a type.
+final class NewcomerIntegrationTests: IntegrationTestCase {
+    /// The error `promise` rejects with.
+    private func error<T>(of promise: Promise<T>) async -> (any Error)? {
+        do {
+            _ = try await promise.value
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// An authenticator for the demo dialect, and a client that only it authenticates.
+    private func authenticatedClient() throws -> (Authenticator, Client) {
+        let authenticator = try Authenticator(tokenURL: server.baseURL.appending(path: "tokens")) {
+            $0.fields = TokenResponseFields(accessToken: "token")
+        }
+        return (authenticator, try makeClient(authorized: false) { $0.interceptors = [authenticator] })
+    }
+
+    // MARK: Calling before logging in
+
+    func test_aCallBeforeLoggingIn_failsSayingToLogInFirst() async throws {
+        let (_, client) = try authenticatedClient()
+
+        let error = await error(of: client.send(Request<Order>(.get, "orders/1")))
+
+        let refused = try XCTUnwrap(error as? AuthenticationError, "\(String(describing: error))")
+        XCTAssertEqual(refused.kind, .notLoggedIn)
+        XCTAssertEqual(
+            refused.description,
+            "Not logged in: GET /orders/1 was answered 401 Unauthorized, and the authenticator has no credentials to send;"
+                + " log in first with the authenticator's logIn(username:password:)."
+        )
+        XCTAssertEqual((refused.underlyingError as? APIError)?.statusCode, 401)
+    }
+
+    func test_aCallAfterLoggingOut_failsSayingToLogInFirst() async throws {
+        let (authenticator, client) = try authenticatedClient()
+        _ = try await authenticator.logIn(username: "demo", password: "demo").value
+        _ = try await client.send(Request<Order>(.get, "orders/1")).value
+        authenticator.logOut()
+
+        let error = await error(of: client.send(Request<Order>(.get, "orders/1")))
+
+        XCTAssertEqual((error as? AuthenticationError)?.kind, .notLoggedIn, "\(String(describing: error))")
+    }
+
+    /// A request that carries an `Authorization` of the app's own is the app's business: its 401
+    /// is the server's answer, not a missing login.
+    func test_aRequestWithItsOwnAuthorization_keepsTheServersAnswer() async throws {
+        let (_, client) = try authenticatedClient()
+
+        let error = await error(of: client.send(Request<Order>(.get, "orders/1", headers: ["Authorization": "Bearer not-a-token"])))
+
+        XCTAssertEqual((error as? APIError)?.statusCode, 401, "\(String(describing: error))")
+    }
+
+    // MARK: Token field names
+
+    /// The demo API calls its token `token`; an authenticator left with RFC 6749's names is told
+    /// the names the answer had (never their values) and where to set them.
+    func test_aTokenAnswerWithOtherFieldNames_namesThem_andTheSetting() async throws {
+        let authenticator = try Authenticator(tokenURL: server.baseURL.appending(path: "tokens"))
+
+        let error = await error(of: authenticator.logIn(username: "demo", password: "demo"))
+
+        let failed = try XCTUnwrap(error as? AuthenticationError, "\(String(describing: error))")
+        XCTAssertEqual(failed.kind, .loginFailed)
+        XCTAssertEqual(
+            failed.description,
+            #"Logging in failed: the token endpoint's answer has no "access_token" string; its fields are "expires_in","#
+                + #" "refresh_token" and "token" (set the authenticator's configuration.fields, a TokenResponseFields, to read other names)."#
+        )
+    }
+
+    // MARK: A failed photo among several
+
+    func test_aFailedUploadsOutcome_namesItsFile() async throws {
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "photos", rating: 4)).value
+        let bytes = Data(Multipart.imageBytes(count: 2_000))
+        let uploads = [
+            Photos.upload(bytes, index: 1, to: review.id),
+            Photos.upload(bytes, index: 2, to: review.id, fault: "status=500"),
+        ]
+
+        let outcomes = try await client.sendEach(uploads).value
+
+        XCTAssertNil(outcomes[0].error)
+        let failed = try XCTUnwrap(outcomes[1].error as? APIError)
+        XCTAssertEqual(failed.request.files, ["photo2.jpg"])
+        XCTAssertEqual(
+            "\(outcomes[1])",
+            #"failed: POST /reviews/1/photos (sending photo2.jpg) failed: the server answered 500 Internal Server Error ("injected")."#
+        )
+    }
+
+    // MARK: A GET with a body
+
+    /// URLSession refuses a GET with a body with the error code of an answer over the size
+    /// limit; the call says what happened instead, and nothing reaches the server.
+    func test_aGETWithABody_isRefusedBeforeSending_neverCalledTooLarge() async throws {
+        let error = await error(of: client.send(Demo.echo(.get, body: .json(["name": "山田"]))))
+
+        let refused = try XCTUnwrap(error as? APIError, "\(String(describing: error))")
+        XCTAssertEqual(refused.kind, .invalidRequest)
+        XCTAssertEqual(
+            refused.description,
+            "GET /_demo/echo could not be sent: the body is invalid (URLSession does not send a body with GET;"
+                + " send it with POST, or its values as query items)."
+        )
+        // Had the refused request gone out, it would have been logged before this later one.
+        let marker = serverLog.expectLine(containing: "GET /health")
+        _ = try await client.send(Request<Data>(.get, "health")).value
+        await fulfillment(of: [marker], timeout: 30)
+        XCTAssertFalse(serverLog.all.contains { $0.contains("/_demo/echo") }, "\(serverLog.all)")
+    }
+
+    func test_aGETWithAnEmptyBody_goesWithout() async throws {
+        let echo = try await client.send(Demo.echo(.get, body: .data(Data(), contentType: "text/plain"))).value
+        XCTAssertEqual(echo.method, "GET")
+        XCTAssertEqual(echo.bodyBytes, 0)
+    }
+
+    // MARK: The demo server's counts
+
+    /// `GET /_demo/stats` decodes as `DemoServer.Stats`, the same counts `server.stats` reads
+    /// in the process.
+    func test_theStats_decodeAsTheirType_andMatchWhatTheServerReads() async throws {
+        _ = try await client.send(Request<Order>(.get, "orders/1")).value
+        _ = try await client.send(Request<Order>(.get, "orders/2")).value
+
+        let decoded = try await stats()
+
+        XCTAssertEqual(decoded, server.stats)
+        XCTAssertEqual(decoded.requests["GET /orders/:id"], 2)
+        XCTAssertEqual(decoded.logins, 1, "the test case's own login")
+    }
+}
