@@ -172,10 +172,12 @@ final class AuthenticatorTests: XCTestCase {
         XCTAssertEqual(server.tokenRequestCount, 0)
     }
 
+    /// Nor is it the bare 401: with no credentials to send, the caller is told to log in first.
     func test_aRequestSentWithoutAToken_isNotRefreshed() async throws {
         let authenticator = try makeAuthenticator()
         let error = await awaitError(order(try makeClient(authenticator)))
-        XCTAssertEqual((error as? APIError)?.statusCode, 401)
+        XCTAssertEqual((error as? AuthenticationError)?.kind, .notLoggedIn, "\(String(describing: error))")
+        XCTAssertEqual(((error as? AuthenticationError)?.underlyingError as? APIError)?.statusCode, 401)
         XCTAssertEqual(server.tokenRequestCount, 0)
     }
 

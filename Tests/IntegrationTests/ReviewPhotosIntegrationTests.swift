@@ -62,7 +62,7 @@ final class ReviewPhotosIntegrationTests: IntegrationTestCase {
 
         // Every call ends: the review's, and the three uploads, each cancelled.
         await fulfillment(of: [tally.expectEnded(4)], timeout: 30)
-        let uploads = tally.ended.filter { "\($0.request)".hasSuffix("/photos") }
+        let uploads = tally.ended.filter { $0.request.path.hasSuffix("/photos") }
         XCTAssertEqual(uploads.map { ($0.error as? APIError)?.kind }, [.cancelled, .cancelled, .cancelled], "\(tally.ended)")
         XCTAssertEqual(tally.started.count, 4)
         await fulfillment(of: [abandoned], timeout: 30)
