@@ -46,8 +46,9 @@ public final class Client: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: The base URL and everything else.
-    ///   - transport: What carries requests; by default a ``URLSessionTransport``. Whichever it
-    ///     is, the client follows redirects itself, under ``Configuration/redirects``.
+    ///   - transport: What carries requests. By default, on Linux, ``HTTP1Transport`` for `http`
+    ///     and ``URLSessionTransport`` for `https`; on Apple platforms, ``URLSessionTransport``.
+    ///     Whichever it is, the client follows redirects itself, under ``Configuration/redirects``.
     ///
     /// - Throws: ``ConfigurationError`` when the base URL cannot work: no scheme (`"localhost"`),
     ///   a scheme other than http or https, or no host.
@@ -59,7 +60,7 @@ public final class Client: Sendable {
         self.retriers = configuration.interceptors.map { $0 as any RequestRetrier } + configuration.retriers
             + (configuration.retryPolicy.map { [$0 as any RequestRetrier] } ?? [])
         self.keeper = ResponseKeeper(configuration: configuration)
-        self.transport = transport ?? URLSessionTransport()
+        self.transport = transport ?? DefaultTransport()
     }
 
     /// Creates a client for `baseURL`, letting `configure` change any other setting.

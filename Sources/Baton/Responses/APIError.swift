@@ -251,11 +251,15 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         case .networkConnectionLost: name = "the connection was lost"
         case .notConnectedToInternet: name = "there is no network connection"
         case .badServerResponse: name = "the server's response was not valid HTTP"
+        case .cannotDecodeContentData: name = "the response's content coding could not be undone"
+        case .unsupportedURL: name = "the transport does not support the URL's scheme"
         case .secureConnectionFailed: name = "the TLS connection failed"
-        case .badURL, .unsupportedURL: name = "the URL is not valid"
+        case .badURL: name = "the URL is not valid"
         default: name = "URLError \(error.code.rawValue)"
         }
-        return "\(name) (URLError.Code \(error.code.rawValue))"
+        // Baton's own transport says what happened, such as what was wrong with an answer.
+        let detail = error.detail.map { ": \(Redaction.escaped(String($0.prefix(300))))" } ?? ""
+        return "\(name)\(detail) (URLError.Code \(error.code.rawValue))"
     }
 }
 

@@ -59,6 +59,10 @@ final class DemoAPI: HTTPHandler {
         state.withLock { $0.stats.malformed += 1 }
     }
 
+    func recordConnection() {
+        state.withLock { $0.stats.connectionsAccepted += 1 }
+    }
+
     func reply(to exchange: HTTPExchange) -> HTTPReply {
         let head = exchange.head
         let match = Route.match(method: head.method, path: head.path)

@@ -25,6 +25,9 @@ extension DemoServer {
         /// `malformed`: requests the HTTP layer refused before routing: malformed, too large, or
         /// incomplete when the connection timed out.
         public var malformed = 0
+        /// `connections_accepted`: TCP connections accepted, so that a test can count how many a
+        /// client opened (a client that keeps connections alive opens few).
+        public var connectionsAccepted = 0
 
         /// The JSON names, snake_case as the rest of the API.
         enum CodingKeys: String, CodingKey {
@@ -32,6 +35,7 @@ extension DemoServer {
             case tokenRefreshes = "token_refreshes"
             case refreshTokensRejected = "refresh_tokens_rejected"
             case photosStored = "photos_stored"
+            case connectionsAccepted = "connections_accepted"
         }
 
         /// All counts at zero.
@@ -47,6 +51,7 @@ extension DemoServer {
                 (CodingKeys.refreshTokensRejected.rawValue, .integer(refreshTokensRejected)),
                 (CodingKeys.photosStored.rawValue, .integer(photosStored)),
                 (CodingKeys.malformed.rawValue, .integer(malformed)),
+                (CodingKeys.connectionsAccepted.rawValue, .integer(connectionsAccepted)),
             ])
         }
     }

@@ -29,4 +29,6 @@ protocol HTTPHandler: Sendable {
     func reply(to exchange: HTTPExchange) -> HTTPReply
     /// Called once for every request the HTTP layer refused (malformed, too large, timed out).
     func recordMalformedRequest()
+    /// Called once for every connection accepted.
+    func recordConnection()
 }

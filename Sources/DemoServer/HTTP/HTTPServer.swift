@@ -82,6 +82,7 @@ final class HTTPServer: Sendable {
                 accepting: while true {
                     switch Posix.accept(on: listener) {
                     case .accepted(let fd, let peer):
+                        handler.recordConnection()
                         connections.start(fd: fd) {
                             Connection(fd: fd, peer: peer, wake: wake, settings: settings, handler: handler).run()
                         }

@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Where an answer's body goes as it arrives, once any `gzip` or `deflate` coding is undone: to
+/// memory, never past ``TransferOptions/maximumResponseSize``, or, for a download's successful
+/// answer, to a temporary file a mebibyte at a time.
+///
+/// A body declared longer than the limit is refused before a byte of it is read; one that grows
+/// past it while it arrives (or inflates past it) is refused the moment it does, so memory stays
+/// bounded whatever the server sends.
+struct BodySink {
+    private let request: InFlightRequest
+    private let limit: Int
+    private var inflater: Inflater?
+    private var data = Data()
+    private var download: (url: URL, handle: FileHandle)?
+    private var unwritten = Data()
+    /// Body bytes kept so far, after decoding.
+    private(set) var received: Int64 = 0
+    /// The total for progress reports: the declared length, when the body is not encoded.
+    private let total: Int64?
+    private let reportsEachChunk: Bool
+
+    init(head: ResponseHead, declaredLength: Int64?, request: InFlightRequest) throws(URLError) {
+        self.request = request
+        let options = request.options
+        let toFile = options.downloadsToFile && (200..<300).contains(head.status)
+        limit = toFile ? Int.max : options.maximumResponseSize
+        if let declaredLength, declaredLength > Int64(limit) {
+            throw URLError(.dataLengthExceedsMaximum, detail: "the answer declares \(declaredLength) bytes")
+        }
+        switch head["Content-Encoding"]?.lowercased().trimmingCharacters(in: .whitespaces) {
+        case "gzip", "x-gzip": inflater = Inflater(format: .gzip, limit: limit)
+        case "deflate": inflater = Inflater(format: .deflate, limit: limit)
+        default: inflater = nil  // identity, or a coding the request did not ask for: kept as it came
+        }
+        total = inflater == nil ? declaredLength : nil
+        reportsEachChunk = options.tracksDownloadProgress || request.body != nil
+        if toFile {
+            let url = FileManager.default.temporaryDirectory.appending(path: "baton-download-\(UUID().uuidString).part")
+            guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+                  let handle = try? FileHandle(forWritingTo: url) else {
+                throw URLError(.cannotCreateFile, detail: "the download's temporary file cannot be made")
+            }
+            download = (url, handle)
+        }
+    }
+
+    /// Takes a piece of the body as it came off the wire.
+    mutating func append(_ bytes: UnsafeRawBufferPointer) throws {
+        if var inflater {
+            self.inflater = nil
+            defer { self.inflater = inflater }
+            do {
+                try inflater.feed(bytes) { decoded in try keep(decoded) }
+            } catch let error as InflateError where error.kind == .tooLarge {
+                throw URLError(.dataLengthExceedsMaximum, detail: "the answer inflates past the limit")
+            } catch let error as InflateError {
+                throw URLError(.cannotDecodeContentData, detail: error.description)
+            }
+        } else {
+            try keep(bytes)
+        }
+        if reportsEachChunk {
+            request.report(PromiseProgress(completed: received, total: total, kind: .bytesReceived))
+        }
+    }
+
+    private mutating func keep(_ bytes: UnsafeRawBufferPointer) throws {
+        guard bytes.count <= limit - Int(clamping: received) else {
+            throw URLError(.dataLengthExceedsMaximum, detail: "the answer is longer than the limit")
+        }
+        received += Int64(bytes.count)
+        guard let download else { return data.append(contentsOf: bytes) }
+        unwritten.append(contentsOf: bytes)
+        if unwritten.count >= 1 << 20 { try flush(to: download.handle) }
+    }
+
+    private mutating func flush(to handle: FileHandle) throws {
+        do {
+            try handle.write(contentsOf: unwritten)
+        } catch {
+            throw URLError(.cannotWriteToFile, detail: "the download could not be written (\(error.localizedDescription))")
+        }
+        unwritten.removeAll(keepingCapacity: true)
+    }
+
+    /// The body, or the download's file, once the answer is complete.
+    mutating func finish() throws -> (body: Data, file: URL?) {
+        if let inflater {
+            do { try inflater.finish() } catch { throw URLError(.cannotDecodeContentData, detail: error.description) }
+        }
+        if !reportsEachChunk {
+            request.report(PromiseProgress(completed: received, total: received, kind: .bytesReceived))
+        }
+        guard let download else { return (data, nil) }
+        do {
+            try flush(to: download.handle)
+            try download.handle.close()
+        } catch {
+            discard()
+            throw error
+        }
+        return (Data(), download.url)
+    }
+
+    /// Removes the download's file after a failure: nothing is left behind.
+    func discard() {
+        guard let download else { return }
+        try? download.handle.close()
+        try? FileManager.default.removeItem(at: download.url)
+    }
+}

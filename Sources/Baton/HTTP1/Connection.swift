@@ -1,0 +1,58 @@
+import BatonLocking
+import Foundation
+
+/// One connection of a ``ConnectionPool``: a thread that carries requests one at a time, keeping
+/// its socket open between them while the server allows.
+///
+/// This object is what the pool holds while the connection idles: the pool hands it the next
+/// request (or `nil`: close) and wakes its thread. The socket and the buffers belong to the
+/// thread alone (a ``WireConnection``).
+final class Connection: Sendable {
+    private let wake = DispatchSemaphore(value: 0)
+    private let handoff = Lock<InFlightRequest?>(nil)
+
+    /// Starts a connection of `pool` on a thread of its own, carrying `first`, then whatever the
+    /// pool gives it, until the pool lets it close.
+    static func start(in pool: ConnectionPool, first: InFlightRequest) {
+        let connection = Connection()
+        let thread = Thread {
+            var wire = WireConnection(host: pool.host, port: pool.port, configuration: pool.configuration)
+            var request: InFlightRequest? = first
+            while let current = request {
+                wire.carry(current)
+                request = pool.next(for: connection)
+            }
+            wire.close()
+        }
+        thread.name = "Baton.HTTP1Transport \(pool.host):\(pool.port)"
+        // Far more than the connection's few frames need; the default is megabytes.
+        thread.stackSize = 512 << 10
+        thread.start()
+    }
+
+    /// Gives the idling connection `request`, or `nil` to close it, and wakes it. Called by
+    /// whoever took it off the pool's idle list, once.
+    func hand(_ request: InFlightRequest?) {
+        handoff.withLock(annotating: self) { $0 = request }
+        wake.signal()
+    }
+
+    /// Waits until something is handed over; `false` when `timeout` passed first.
+    @discardableResult
+    func waitForHandoff(timeout: Duration?) -> Bool {
+        guard let timeout else {
+            wake.wait()
+            return true
+        }
+        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        return wake.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds))) == .success
+    }
+
+    /// What was handed over, taken.
+    func takeHandoff() -> InFlightRequest? {
+        handoff.withLock(annotating: self) { slot in
+            defer { slot = nil }
+            return slot
+        }
+    }
+}

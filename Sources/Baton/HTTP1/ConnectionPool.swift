@@ -1,0 +1,184 @@
+import BatonLocking
+import Foundation
+
+/// The connections of an ``HTTP1Transport`` to one origin (scheme, host, port), and the requests
+/// waiting for one.
+///
+/// A request goes to an idle connection if there is one (the one idle the shortest time, whose
+/// socket is the least likely to have been closed by the server), else to a new connection if
+/// there are fewer than ``HTTP1Transport/Configuration/maximumConnectionsPerOrigin``, else it
+/// waits in line, in order, holding no thread. Each connection runs on a thread of its own and
+/// carries one request at a time; a connection idle for
+/// ``HTTP1Transport/Configuration/idleTimeout`` closes and its thread ends, so an idle transport
+/// holds no thread and uses no CPU.
+final class ConnectionPool: Sendable {
+    let host: String
+    let port: Int
+    let configuration: HTTP1Transport.Configuration
+
+    private struct State {
+        /// Requests waiting for a connection, oldest first, from `head` on.
+        var waiting: [InFlightRequest?] = []
+        var head = 0
+        /// Connections waiting for a request, the most recently idle last.
+        var idle: [Connection] = []
+        /// Connections open or opening, idle or not.
+        var count = 0
+        /// The transport is gone: idle connections close, busy ones once the line is empty.
+        var isClosed = false
+
+        mutating func takeWaiting() -> InFlightRequest? {
+            guard head < waiting.count else { return nil }
+            defer {
+                waiting[head] = nil
+                head += 1
+                if head == waiting.count || head > 64 && head * 2 > waiting.count {
+                    waiting.removeFirst(head)
+                    head = 0
+                }
+            }
+            return waiting[head]
+        }
+    }
+
+    private let state = Lock(State())
+
+    init(host: String, port: Int, configuration: HTTP1Transport.Configuration) {
+        self.host = host
+        self.port = port
+        self.configuration = configuration
+    }
+
+    /// Hands `request` to a connection, or queues it.
+    func enqueue(_ request: InFlightRequest) {
+        enum Action { case hand(Connection), open, wait }
+        let action: Action = state.withLock(annotating: self) { state in
+            if let connection = state.idle.popLast() { return .hand(connection) }
+            if state.count < max(1, configuration.maximumConnectionsPerOrigin) {
+                state.count += 1
+                return .open
+            }
+            state.waiting.append(request)
+            return .wait
+        }
+        switch action {
+        case .hand(let connection): connection.hand(request)
+        case .open: Connection.start(in: self, first: request)
+        case .wait: break
+        }
+    }
+
+    /// The next request for `connection`, which has just finished one: a waiting request at once,
+    /// else the next one handed to it while it idles; `nil` when it should close, having idled
+    /// for the idle timeout or the transport being gone.
+    func next(for connection: Connection) -> InFlightRequest? {
+        let waiting: InFlightRequest?? = state.withLock(annotating: self) { state in
+            if let request = state.takeWaiting() { return .some(request) }
+            if state.isClosed {
+                state.count -= 1
+                return .some(nil)
+            }
+            state.idle.append(connection)
+            return .none
+        }
+        if let waiting { return waiting }
+        if connection.waitForHandoff(timeout: configuration.idleTimeout) { return connection.takeHandoff() }
+        // The idle timeout passed; unless someone took the connection meanwhile, it closes.
+        let stillIdle = state.withLock(annotating: self) { state in
+            guard let index = state.idle.firstIndex(where: { $0 === connection }) else { return false }
+            state.idle.remove(at: index)
+            state.count -= 1
+            return true
+        }
+        if stillIdle { return nil }
+        connection.waitForHandoff(timeout: nil)
+        return connection.takeHandoff()
+    }
+
+    /// The transport is gone: idle connections close, busy ones once the line is empty.
+        var isClosed = false
+
+        mutating func takeWaiting() -> InFlightRequest? {
+            guard head < waiting.count else { return nil }
+            defer {
+                waiting[head] = nil
+                head += 1
+                if head == waiting.count || head > 64 && head * 2 > waiting.count {
+                    waiting.removeFirst(head)
+                    head = 0
+                }
+            }
+            return waiting[head]
+        }
+    }
+
+    private let state = Lock(State())
+
+    init(host: String, port: Int, configuration: HTTP1Transport.Configuration) {
+        self.host = host
+        self.port = port
+        self.configuration = configuration
+    }
+
+    /// Hands `request` to a connection, or queues it.
+    func enqueue(_ request: InFlightRequest) {
+        enum Action { case hand(Connection), open, wait }
+        let action: Action = state.withLock(annotating: self) { state in
+            if let connection = state.idle.popLast() { return .hand(connection) }
+            if state.count < max(1, configuration.maximumConnectionsPerOrigin) {
+                state.count += 1
+                return .open
+            }
+            state.waiting.append(request)
+            return .wait
+        }
+        switch action {
+        case .hand(let connection): connection.hand(request)
+        case .open: Connection.start(in: self, first: request)
+        case .wait: break
+        }
+    }
+
+    /// The next request for `connection`, which has just finished one: a waiting request at once,
+    /// else the next one handed to it while it idles; `nil` when it should close, having idled
+    /// for the idle timeout or the transport being gone.
+    func next(for connection: Connection) -> InFlightRequest? {
+        let waiting: InFlightRequest?? = state.withLock(annotating: self) { state in
+            if let request = state.takeWaiting() { return .some(request) }
+            if state.isClosed {
+                state.count -= 1
+                return .some(nil)
+            }
+            state.idle.append(connection)
+            return .none
+        }
+        if let waiting { return waiting }
+        if connection.waitForHandoff(timeout: configuration.idleTimeout) { return connection.takeHandoff() }
+        // The idle timeout passed; unless someone took the connection meanwhile, it closes.
+        let stillIdle = state.withLock(annotating: self) { state in
+            guard let index = state.idle.firstIndex(where: { $0 === connection }) else { return false }
+            state.idle.remove(at: index)
+            state.count -= 1
+            return true
+        }
+        if stillIdle { return nil }
+        connection.waitForHandoff(timeout: nil)
+        return connection.takeHandoff()
+    }
+
+    /// A connection that failed to start, or ended without asking for more, leaves the pool.
+    func remove(_ connection: Connection) {
+        state.withLock(annotating: self) { $0.count -= 1 }
+    }
+
+    /// The transport is gone: idle connections close now, busy ones after the requests waiting.
+    func close() {
+        let idle = state.withLock(annotating: self) { state in
+            state.isClosed = true
+            defer { state.idle.removeAll() }
+            state.count -= state.idle.count
+            return state.idle
+        }
+        for connection in idle { connection.hand(nil) }
+    }
+}

@@ -1,0 +1,90 @@
+import BatonLocking
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A ``Transport`` of Baton's own that speaks HTTP/1.1 over POSIX sockets: `http` URLs only.
+///
+/// ```swift
+/// let client = try Client(baseURL: "http://localhost:8080/", transport: HTTP1Transport())
+/// ```
+///
+/// On Linux it carries a client's `http` requests by default (``Client/init(configuration:transport:)``),
+/// in place of FoundationNetworking's URLSession, which it outruns many times over, and it keeps
+/// the promises URLSession there cannot:
+/// - **Bounded memory.** A body is read only as fast as it is kept; one declared, delivered or
+///   inflated past ``TransferOptions/maximumResponseSize`` is stopped the moment it is.
+/// - **Strict parsing.** Every answer is parsed by the rules of RFC 9112; a malformed one (two
+///   different `Content-Length`s, a length past `Int64`, a cut head) fails its call with
+///   `URLError(.badServerResponse)` saying what was wrong, never a crash.
+/// - **Real pause.** Pausing a call stops reading from (or writing to) its socket; TCP then holds
+///   the server back until the call resumes.
+/// - **Lengths.** A body of known length (data, or a file, read a piece at a time) goes with
+///   `Content-Length`, never chunked and never with `Expect: 100-continue`.
+///
+/// Connections are pooled per origin and kept alive between requests: see ``Configuration``.
+/// Each connection runs on a thread of its own, and requests beyond
+/// ``Configuration/maximumConnectionsPerOrigin`` wait in line without one, so a thousand
+/// requests at once need no more threads than connections. A request sent on a kept-alive
+/// connection that the server had closed before answering is sent again, once, on a new one
+/// when its method is idempotent; a `POST` then fails with `URLError(.networkConnectionLost)`,
+/// as it may have been acted on.
+///
+/// It does not speak HTTP/2, TLS (`https`: use ``URLSessionTransport``; the default transport
+/// does so by itself), or through a proxy; it follows no redirect (the client does, under its
+/// ``RedirectPolicy``) and keeps no cookies or cache.
+public final class HTTP1Transport: Transport {
+    /// How connections are kept.
+    public struct Configuration: Sendable {
+        /// The most connections open at once to one origin (scheme, host, port); further requests
+        /// wait for one. Default 16.
+        public var maximumConnectionsPerOrigin: Int = 16
+        /// How long an unused connection stays open for the next request. Default 60 s.
+        public var idleTimeout: Duration = .seconds(60)
+        /// The longest a connection may take to open, each resolved address tried in turn
+        /// within it; the request's own timeout bounds it too. Default 10 s.
+        public var connectTimeout: Duration = .seconds(10)
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// What the transport was set up with.
+    public let configuration: Configuration
+    private let pools = Lock<[String: ConnectionPool]>([:])
+
+    /// A transport with `configuration`.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    deinit {
+        for pool in pools.withLock(annotating: self, { $0.values }) { pool.close() }
+    }
+
+    /// Sends `request` over a pooled connection: see ``Transport/send(_:body:options:)``.
+    ///
+    /// A request that is not `http` (an `https` one included) fails with
+    /// `URLError(.unsupportedURL)` before anything is sent.
+    public func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {
+        let inFlight = InFlightRequest(request: request, body: body, options: options)
+        guard let url = request.url, url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
+            inFlight.finish(.failure(URLError(.unsupportedURL, detail: "HTTP1Transport speaks http only")))
+            return inFlight.promise
+        }
+        pool(host: host.lowercased(), port: url.port ?? 80).enqueue(inFlight)
+        return inFlight.promise
+    }
+
+    /// The pool of the origin `host`:`port`, made on first use.
+    private func pool(host: String, port: Int) -> ConnectionPool {
+        let key = "\(host):\(port)"
+        return pools.withLock(annotating: self) { pools in
+            if let pool = pools[key] { return pool }
+            let pool = ConnectionPool(host: host, port: port, configuration: configuration)
+            pools[key] = pool
+            return pool
+        }
+    }
+}

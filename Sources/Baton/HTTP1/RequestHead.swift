@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The head of a request as it goes on the wire (RFC 9112 §3): the request line in origin form,
+/// `Host`, the request's own fields, and the fields the transport is responsible for.
+///
+/// The transport sets `Host`, `Content-Length` and `Accept-Encoding` (only the codings it can
+/// undo) itself, and never sends `Expect: 100-continue` or `Transfer-Encoding`: every body it
+/// carries has a known length.
+struct RequestHead {
+    /// The bytes of the head, ending with the empty line.
+    private(set) var bytes: [UInt8] = []
+
+    /// The head of `request`, whose body is `bodyLength` bytes long (`nil`: no body), with
+    /// `cookie` as its `Cookie` field when it has none of its own.
+    ///
+    /// - Throws: `URLError(.badURL)` when the URL has no host; ``TransportRefusal`` for a field
+    ///   whose name or value could end the line and smuggle in another (CR, LF or NUL).
+    init(_ request: URLRequest, bodyLength: Int64?, cookie: String?) throws {
+        guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let host = components.host, !host.isEmpty else {
+            throw URLError(.badURL, detail: "the request's URL has no host")
+        }
+        let method = request.httpMethod ?? "GET"
+        var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        if let query = components.percentEncodedQuery { target += "?" + query }
+        bytes.reserveCapacity(256)
+        append("\(method) \(target) HTTP/1.1\r\n")
+        // An IPv6 address is written in brackets; the port only when it is not the scheme's.
+        let hostName = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        let defaultPort = components.scheme?.lowercased() == "https" ? 443 : 80
+        appendField("Host", components.port.map { $0 == defaultPort ? hostName : "\(hostName):\($0)" } ?? hostName)
+        var hasAcceptEncoding = false
+        var hasCookie = false
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            switch name.lowercased() {
+            case "host", "content-length", "transfer-encoding", "expect": continue
+            case "accept-encoding": hasAcceptEncoding = true
+            case "cookie": hasCookie = true
+            default: break
+            }
+            guard !Self.breaksLine(name), !Self.breaksLine(value) else {
+                throw TransportRefusal(field: "header \(Redaction.escaped(name))", reason: "it contains a line break or NUL")
+            }
+            appendField(name, value)
+        }
+        if !hasAcceptEncoding { appendField("Accept-Encoding", "gzip, deflate") }
+        if !hasCookie, let cookie { appendField("Cookie", cookie) }
+        if let bodyLength {
+            appendField("Content-Length", String(bodyLength))
+        } else if ["POST", "PUT", "PATCH"].contains(method) {
+            // Without it a server cannot tell an empty body from one still to come.
+            appendField("Content-Length", "0")
+        }
+        append("\r\n")
+    }
+
+    private static func breaksLine(_ text: String) -> Bool {
+        text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+    }
+
+    private mutating func appendField(_ name: String, _ value: String) {
+        append(name)
+        append(": ")
+        append(value)
+        append("\r\n")
+    }
+
+    private mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+}

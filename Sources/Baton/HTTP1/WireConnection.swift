@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a connection's thread holds: the socket, kept open between requests while the server
+/// allows, and the buffer it reads into. Carries one request at a time, start to finish.
+struct WireConnection {
+    let host: String
+    let port: Int
+    let configuration: HTTP1Transport.Configuration
+    private var socket: Socket?
+    /// Requests the socket has carried: a socket that has carried one may have been closed by
+    /// the server since.
+    private var carried = 0
+    private var buffer = [UInt8](repeating: 0, count: 64 << 10)
+
+    init(host: String, port: Int, configuration: HTTP1Transport.Configuration) {
+        self.host = host
+        self.port = port
+        self.configuration = configuration
+    }
+
+    /// Sends `request` and reads its answer, then settles its promise. A request sent on a
+    /// kept-alive socket that the server had closed before answering a byte is sent once more on
+    /// a new one, when its method is idempotent.
+    mutating func carry(_ request: InFlightRequest) {
+        guard !request.isCancelled else { return request.finish(.failure(URLError(.cancelled))) }
+        var sentAgain = false
+        while true {
+            var answered = false
+            let reused = socket != nil
+            do {
+                let socket = try openSocket(for: request)
+                guard request.attach(socket) else { throw URLError(.cancelled) }
+                defer { request.detach() }
+                let outcome = try exchange(request, on: socket, answered: &answered)
+                carried += 1
+                if !outcome.keepsConnection { close() }
+                return request.finish(.success(outcome.response))
+            } catch {
+                close()
+                if request.isCancelled { return request.finish(.failure(URLError(.cancelled))) }
+                let failure = error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])
+                if reused, !answered, !sentAgain, request.isIdempotent, failure.code == .networkConnectionLost {
+                    sentAgain = true
+                    continue
+                }
+                if reused, !answered, failure.code == .networkConnectionLost {
+                    return request.finish(.failure(URLError(.networkConnectionLost, detail:
+                        "the server closed the kept-alive connection before answering; a \(request.request.httpMethod ?? "POST") is not sent again by itself, as it may have been acted on")))
+                }
+                return request.finish(.failure(failure))
+            }
+        }
+    }
+
+    /// The socket to send on: the kept-alive one unless the server has closed it (or sent
+    /// something unasked) while it idled, else a new one.
+    private mutating func openSocket(for request: InFlightRequest) throws(URLError) -> Socket {
+        if let socket, !socket.hasInputOrHangUp { return socket }
+        close()
+        let timeout = min(configuration.connectTimeout, request.timeout)
+        let socket = try Socket.connect(host: host, port: port, timeout: timeout)
+        self.socket = socket
+        carried = 0
+        return socket
+    }
+
+    /// Closes the socket, if one is open.
+    mutating func close() {
+        socket?.close()
+        socket = nil
+    }
+
+    /// The answer to one request, and whether its connection can carry another.
+    struct Outcome {
+        var response: HTTPResponse
+        var keepsConnection: Bool
+    }
+
+    /// Writes `request` and reads its answer. `answered` turns true once a byte of the answer
+    /// arrived: from then on, a failure is not a stale connection's.
+    private mutating func exchange(_ request: InFlightRequest, on socket: Socket, answered: inout Bool) throws -> Outcome {
+        let bodyLength = try request.body.map { body throws(URLError) -> Int64 in
+            guard let length = body.length else { throw URLError(.fileDoesNotExist, detail: "the body's file cannot be read") }
+            return length
+        }
+        let head = try RequestHead(request.request, bodyLength: bodyLength, cookie: nil)
+        let complete = try RequestWriter(request: request, socket: socket).write(head: head.bytes, bodyLength: bodyLength)
+        var reader = ResponseReader(request: request, socket: socket)
+        let outcome = try reader.read(into: &buffer, answered: &answered)
+        // A request whose body the server did not wait for leaves the connection unusable.
+        return Outcome(response: outcome.response, keepsConnection: outcome.keepsConnection && complete)
+    }
+}

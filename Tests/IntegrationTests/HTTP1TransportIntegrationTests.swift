@@ -1,0 +1,142 @@
+@testable import Baton
+import DemoServer
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+import XCTest
+
+/// `HTTP1Transport` against DemoServer and a scripted raw server: connections kept alive and
+/// bounded, a stale connection's request sent again only when that is safe, bodies sent with
+/// their length, and malformed answers failing their calls with a sentence.
+final class HTTP1TransportIntegrationTests: IntegrationTestCase {
+    /// A client of `server` over a transport of its own, with `maximumConnectionsPerOrigin`.
+    private func makeHTTP1Client(connections: Int = 16, retries: Bool = false) throws -> Client {
+        var settings = HTTP1Transport.Configuration()
+        settings.maximumConnectionsPerOrigin = connections
+        var configuration = Client.Configuration(baseURL: server.baseURL)
+        configuration.headers["Authorization"] = "Bearer \(token!)"
+        configuration.retryPolicy = retries ? Self.fastRetries : nil
+        return try Client(configuration: configuration, transport: HTTP1Transport(configuration: settings))
+    }
+
+    /// The connections the server accepted while `work` ran.
+    private func connectionsOpened(by work: () async throws -> Void) async throws -> Int {
+        let before = server.stats.connectionsAccepted
+        try await work()
+        return server.stats.connectionsAccepted - before
+    }
+
+    func test_theDefaultTransport_carriesHTTPOverHTTP1Transport() {
+        XCTAssertTrue(client.transport is DefaultTransport)
+        #if canImport(FoundationNetworking)
+        XCTAssertTrue(DefaultTransport(environment: [:]).routesPlainHTTPToHTTP1)
+        XCTAssertFalse(DefaultTransport(environment: ["http_proxy": "http://proxy:3128"]).routesPlainHTTPToHTTP1)
+        #endif
+    }
+
+    func test_sequentialRequests_reuseOneConnection() async throws {
+        let client = try makeHTTP1Client()
+        let opened = try await connectionsOpened {
+            for id in 1...20 { _ = try await client.send(Request<Order>(.get, "orders/\(id % 8 + 1)")).value }
+        }
+        XCTAssertEqual(opened, 1)
+    }
+
+    func test_aThousandRequestsAtOnce_goThroughSixConnections() async throws {
+        let client = try makeHTTP1Client(connections: 6)
+        let opened = try await connectionsOpened {
+            let calls = (0..<1000).map { client.send(Request<Order>(.get, "orders/\($0 % 8 + 1)")) }
+            for call in calls { _ = try await call.value }
+        }
+        XCTAssertLessThanOrEqual(opened, 6)
+        XCTAssertGreaterThanOrEqual(opened, 1)
+    }
+
+    /// The server drops the connection on receiving the second request, without a byte of
+    /// answer: a GET is sent once more, on a new connection, and succeeds.
+    func test_aStaleConnection_sendsAnIdempotentRequestAgain() async throws {
+        let client = try makeHTTP1Client()
+        _ = try await client.send(Request<Order>(.get, "orders/1")).value
+
+        let order = try await client.send(Request<Order>(.get, "orders/2", headers: ["X-Demo-Fault": "drop;times=1"])).value
+
+        XCTAssertEqual(order.id, 2)
+    }
+
+    /// A POST is not: it may have been acted on, so the call fails saying why.
+    func test_aStaleConnection_failsAPOST_sayingWhy() async throws {
+        let client = try makeHTTP1Client()
+        _ = try await client.send(Request<Order>(.get, "orders/1")).value
+
+        let error = await awaitFailure(client.send(Reviews.post(facilityID: 1, content: "once", rating: 4, headers: ["X-Demo-Fault": "drop;times=1"])))
+
+        XCTAssertEqual(error?.urlError?.code, .networkConnectionLost, "\(String(describing: error))")
+        XCTAssertTrue("\(error!)".contains("is not sent again by itself"), "\(error!)")
+        XCTAssertEqual(server.stats.requests["POST /facilities/:facility_id/reviews"], 1, "sent once, not twice")
+    }
+
+    func test_aFileBody_goesWithContentLength_notChunked() async throws {
+        let bytes = Data(Multipart.imageBytes(count: 300_000))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("baton-http1-\(UUID().uuidString)")
+        try bytes.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let echo = try await makeHTTP1Client().send(Demo.echo(.post, body: .file(file, contentType: "application/octet-stream"))).value
+
+        XCTAssertEqual(echo.headers["content-length"], "300000")
+        XCTAssertNil(echo.headers["transfer-encoding"])
+        XCTAssertNil(echo.headers["expect"])
+        XCTAssertEqual(echo.bodySHA256, Fixtures.sha256Hex(bytes))
+    }
+
+    // MARK: Malformed answers
+
+    /// Each answer, sent by a raw server exactly as written, fails its call with a transport
+    /// error saying what was wrong; the process goes on serving.
+    func test_everyMalformedAnswer_failsItsCallWithASentence() async throws {
+        let table: [(answer: String, code: URLError.Code, says: String)] = [
+            ("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999\r\n\r\n", .badServerResponse, "Content-Length"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd", .badServerResponse, "Content-Length"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", .badServerResponse, "Transfer-Encoding"),
+            ("HTTP/1.1 200 OK\r\nX-Folded: a\r\n b\r\nContent-Length: 0\r\n\r\n", .badServerResponse, "fold"),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n", .badServerResponse, "chunk"),
+            ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n", .badServerResponse, "101"),
+            ("HTTP/2.0 200 OK\r\n\r\n", .badServerResponse, "HTTP/1"),
+            ("SSH-2.0-OpenSSH_9.2\r\n", .badServerResponse, "status line"),
+            ("HTTP/1.1 200 OK\r\nContent-Le", .networkConnectionLost, "head"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", .networkConnectionLost, "3 of 10"),
+        ]
+        for row in table {
+            let server = try ScriptedServer(answer: Array(row.answer.utf8))
+            let client = try Client(baseURL: server.url, transport: HTTP1Transport()) { $0.retryPolicy = nil }
+
+            let error = await awaitFailure(client.send(Request<Data>(.get, "answer")))
+
+            XCTAssertEqual(error?.kind, .transport, "\(row.answer.debugDescription): \(String(describing: error))")
+            XCTAssertEqual(error?.urlError?.code, row.code, "\(row.answer.debugDescription): \(String(describing: error))")
+            XCTAssertTrue("\(error.map { "\($0)" } ?? "")".contains(row.says), "\(row.answer.debugDescription): \(String(describing: error))")
+        }
+    }
+
+    /// A declared length of 2^63 - 1 is refused from the head, before a byte of the body is kept.
+    func test_aContentLengthOfInt64Max_isRefusedFromTheHead() async throws {
+        let server = try ScriptedServer(answer: Array("HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n\r\nabc".utf8), holdsOpen: true)
+        let client = try Client(baseURL: server.url, transport: HTTP1Transport()) { $0.retryPolicy = nil }
+
+        let error = await awaitFailure(client.send(Request<Data>(.get, "answer")))
+
+        XCTAssertEqual(error?.kind, .responseTooLarge, "\(String(describing: error))")
+    }
+
+    /// The error `promise` fails with, as an `APIError`.
+    private func awaitFailure<T>(_ promise: Promise<T>) async -> APIError? {
+        do {
+            _ = try await promise.value
+            return nil
+        } catch {
+            return error as? APIError
+        }
+    }
+}

@@ -1,0 +1,73 @@
+@testable import DemoServer
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A loopback server that answers every request with the same bytes, exactly as written, for
+/// the answers DemoServer never sends (a `Content-Length` past `Int64`, a head cut short): it
+/// reads a request's head, writes `answer`, then closes the connection (or, with `holdsOpen`,
+/// waits for the client to close it).
+final class ScriptedServer: Sendable {
+    let port: UInt16
+    private let listener: Int32
+    private let wake: (read: Int32, write: Int32)
+    private let thread: ServerThread
+
+    init(answer: [UInt8], holdsOpen: Bool = false) throws {
+        let (listener, port) = try Posix.listenOnLoopback(port: 0, backlog: 16)
+        let wake = try Posix.makePipe()
+        self.listener = listener
+        self.port = port
+        self.wake = wake
+        thread = try ServerThread.start {
+            while case .ready = Posix.wait(for: listener, wake: wake.read, until: .now + .seconds(300)) {
+                while case .accepted(let connection, _) = Posix.accept(on: listener) {
+                    Self.serve(connection, answer: answer, holdsOpen: holdsOpen, wake: wake.read)
+                    Posix.closeDescriptor(connection)
+                }
+            }
+        }
+    }
+
+    deinit {
+        Posix.poke(wake.write)
+        thread.join()
+        Posix.closeDescriptor(listener)
+        Posix.closeDescriptor(wake.read)
+        Posix.closeDescriptor(wake.write)
+    }
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/answer")! }
+
+    /// Reads up to the end of a request head, then sends `answer`.
+    private static func serve(_ connection: Int32, answer: [UInt8], holdsOpen: Bool, wake: Int32) {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let end: [UInt8] = Array("\r\n\r\n".utf8)
+        while !containsSubsequence(received, end) {
+            guard Posix.wait(for: connection, wake: wake, until: .now + .seconds(30)) == .ready,
+                  let count = buffer.withUnsafeMutableBytes({ Posix.receive(connection, into: $0) }), count > 0
+            else { return }
+            received += buffer[0..<count]
+        }
+        var sent = 0
+        while sent < answer.count {
+            guard Posix.wait(for: connection, writable: true, wake: wake, until: .now + .seconds(30)) == .ready else { return }
+            let count = answer.withUnsafeBytes { Posix.send(connection, UnsafeRawBufferPointer(rebasing: $0[sent...])) }
+            guard count >= 0 else { return }
+            sent += count
+        }
+        guard holdsOpen else { return Posix.shutdownWrite(connection) }
+        while Posix.wait(for: connection, wake: wake, until: .now + .seconds(30)) == .ready {
+            guard let count = buffer.withUnsafeMutableBytes({ Posix.receive(connection, into: $0) }), count > 0 else { return }
+        }
+    }
+
+    private static func containsSubsequence(_ bytes: [UInt8], _ part: [UInt8]) -> Bool {
+        guard bytes.count >= part.count else { return false }
+        return (0...(bytes.count - part.count)).contains { bytes[$0..<($0 + part.count)].elementsEqual(part) }
+    }
+}
