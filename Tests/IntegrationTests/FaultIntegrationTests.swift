@@ -11,8 +11,10 @@ import XCTest
 /// faults are in RetryIntegrationTests.)
 final class FaultIntegrationTests: IntegrationTestCase {
     /// A client of the main server that sends the token and never retries.
-    private func singleAttemptClient(monitors: [any ClientMonitor] = []) throws -> Client {
-        try makeClient { $0.retryPolicy = nil; $0.monitors = monitors }
+    private func singleAttemptClient(monitors: [any ClientMonitor] = [], transport: (any Transport)? = nil) throws -> Client {
+        let client = try makeClient { $0.retryPolicy = nil; $0.monitors = monitors }
+        guard let transport else { return client }
+        return try Client(configuration: client.configuration, transport: transport)
     }
 
     func test_injectedStatus_isUnacceptableStatusWithMessageInjected() async throws {
@@ -67,7 +69,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     func test_dropFault_failsAsATransportError() async throws {
         let events = EventRecorder()
 
-        let error = await apiError(try singleAttemptClient(monitors: [events]).send(GetOrder(id: 1, fault: "drop")))
+        let error = await apiError(try singleAttemptClient(monitors: [events], transport: URLSessionTransport()).send(GetOrder(id: 1, fault: "drop")))
 
         let code = transportCode(error)
         // Observed with libcurl under FoundationNetworking (Swift 6.3.1, Linux): -1011
@@ -79,7 +81,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     }
 
     func test_dropFault_describesTheInvalidResponse() async throws {
-        let error = await apiError(try singleAttemptClient().send(GetOrder(id: 1, fault: "drop")))
+        let error = await apiError(try singleAttemptClient(transport: URLSessionTransport()).send(GetOrder(id: 1, fault: "drop")))
 
         XCTAssertEqual(error?.description, "GET /orders/1 failed before a response arrived: the server's response was not valid HTTP (URLError.Code -1011).")
     }
@@ -87,7 +89,8 @@ final class FaultIntegrationTests: IntegrationTestCase {
     // MARK: Drops on a kept-alive connection
     //
     // When a reused connection closes without an answer, libcurl itself sends the request again on
-    // a fresh connection ("Connection died, retrying a fresh connect"), before Baton hears of it.
+    // a fresh connection ("Connection died, retrying a fresh connect"), before Baton hears of it;
+    // so does HTTP1Transport for an idempotent request (HTTP1TransportIntegrationTests).
 
     func test_getDroppedOnceOnAReusedConnection_isResentByTheTransportAndSucceeds() async throws {
         let client = try singleAttemptClient()
@@ -110,7 +113,8 @@ final class FaultIntegrationTests: IntegrationTestCase {
     /// attempt of its own: the default retry policy never retries a POST.
     func test_postDroppedOnAReusedConnection_failsWithATypedErrorAfterOneAttemptOfBatons() async throws {
         let recorder = EventRecorder()
-        let client = try makeClient { $0.monitors = [recorder] }
+        let configured = try makeClient { $0.monitors = [recorder] }
+        let client = try Client(configuration: configured.configuration, transport: URLSessionTransport())
         _ = try await client.send(GetOrder(id: 1)).value
         let started = ContinuousClock.now
 
@@ -137,7 +141,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     // this answer). The two cuts below are on either side of that window.
 
     func test_dropAfter10Bytes_insideTheStatusLine_failsAsATransportError() async throws {
-        let error = await apiError(try singleAttemptClient().send(GetOrder(id: 1, fault: "drop-after=10")))
+        let error = await apiError(try singleAttemptClient(transport: URLSessionTransport()).send(GetOrder(id: 1, fault: "drop-after=10")))
 
         let code = transportCode(error)
         // Observed: -1011 badServerResponse ("Empty reply from server"), as for `drop`.

@@ -109,9 +109,13 @@ final class NewcomerIntegrationTests: IntegrationTestCase {
     // MARK: A GET with a body
 
     /// URLSession refuses a GET with a body with the error code of an answer over the size
-    /// limit; the call says what happened instead, and nothing reaches the server.
-    func test_aGETWithABody_isRefusedBeforeSending_neverCalledTooLarge() async throws {
-        let error = await error(of: client.send(Demo.echo(.get, body: .json(["name": "山田"]))))
+    /// limit; over `URLSessionTransport` the call says what happened instead, and nothing
+    /// reaches the server.
+    func test_aGETWithABody_overURLSession_isRefusedBeforeSending_neverCalledTooLarge() async throws {
+        let client = try makeClient { _ in }
+        let overURLSession = try Client(configuration: client.configuration, transport: URLSessionTransport())
+
+        let error = await error(of: overURLSession.send(Demo.echo(.get, body: .json(["name": "山田"]))))
 
         let refused = try XCTUnwrap(error as? APIError, "\(String(describing: error))")
         XCTAssertEqual(refused.kind, .invalidRequest)
@@ -122,13 +126,25 @@ final class NewcomerIntegrationTests: IntegrationTestCase {
         )
         // Had the refused request gone out, it would have been logged before this later one.
         let marker = serverLog.expectLine(containing: "GET /health")
-        _ = try await client.send(Request<Data>(.get, "health")).value
+        _ = try await overURLSession.send(Request<Data>(.get, "health")).value
         await fulfillment(of: [marker], timeout: 30)
         XCTAssertFalse(serverLog.all.contains { $0.contains("/_demo/echo") }, "\(serverLog.all)")
     }
 
-    func test_aGETWithAnEmptyBody_goesWithout() async throws {
-        let echo = try await client.send(Demo.echo(.get, body: .data(Data(), contentType: "text/plain"))).value
+    /// Baton's own transport, the default for `http` on Linux, can send one: it goes as written.
+    func test_aGETWithABody_overHTTP1Transport_isSent() async throws {
+        let client = try makeClient { _ in }
+        let overHTTP1 = try Client(configuration: client.configuration, transport: HTTP1Transport())
+
+        let echo = try await overHTTP1.send(Demo.echo(.get, body: .json(["name": "山田"]))).value
+
+        XCTAssertEqual(echo.method, "GET")
+        XCTAssertEqual(echo.bodyBytes, Data(#"{"name":"山田"}"#.utf8).count)
+    }
+
+    func test_aGETWithAnEmptyBody_goesWithout_overURLSession() async throws {
+        let overURLSession = try Client(configuration: client.configuration, transport: URLSessionTransport())
+        let echo = try await overURLSession.send(Demo.echo(.get, body: .data(Data(), contentType: "text/plain"))).value
         XCTAssertEqual(echo.method, "GET")
         XCTAssertEqual(echo.bodyBytes, 0)
     }

@@ -14,6 +14,8 @@ struct BodySink {
     private let request: InFlightRequest
     private let limit: Int
     private var inflater: Inflater?
+    /// Whether any body byte reached the inflater.
+    private var fedInflater = false
     private var data = Data()
     private var download: (url: URL, handle: FileHandle)?
     private var unwritten = Data()
@@ -51,6 +53,7 @@ struct BodySink {
     /// Takes a piece of the body as it came off the wire.
     mutating func append(_ bytes: UnsafeRawBufferPointer) throws {
         if var inflater {
+            fedInflater = true
             self.inflater = nil
             defer { self.inflater = inflater }
             do {
@@ -63,9 +66,6 @@ struct BodySink {
         } else {
             try keep(bytes)
         }
-        if reportsEachChunk {
-            request.report(PromiseProgress(completed: received, total: total, kind: .bytesReceived))
-        }
     }
 
     private mutating func keep(_ bytes: UnsafeRawBufferPointer) throws {
@@ -73,9 +73,16 @@ struct BodySink {
             throw URLError(.dataLengthExceedsMaximum, detail: "the answer is longer than the limit")
         }
         received += Int64(bytes.count)
-        guard let download else { return data.append(contentsOf: bytes) }
-        unwritten.append(contentsOf: bytes)
-        if unwritten.count >= 1 << 20 { try flush(to: download.handle) }
+        if let download {
+            unwritten.append(contentsOf: bytes)
+            if unwritten.count >= 1 << 20 { try flush(to: download.handle) }
+        } else {
+            data.append(contentsOf: bytes)
+        }
+        // After each decoded piece: a body that inflates shows its growth as it happens.
+        if reportsEachChunk {
+            request.report(PromiseProgress(completed: received, total: total, kind: .bytesReceived))
+        }
     }
 
     private mutating func flush(to handle: FileHandle) throws {
@@ -89,7 +96,8 @@ struct BodySink {
 
     /// The body, or the download's file, once the answer is complete.
     mutating func finish() throws -> (body: Data, file: URL?) {
-        if let inflater {
+        // An encoded answer with no body at all (a HEAD's, a 204's) has nothing to finish.
+        if let inflater, fedInflater {
             do { try inflater.finish() } catch { throw URLError(.cannotDecodeContentData, detail: error.description) }
         }
         if !reportsEachChunk {

@@ -19,8 +19,10 @@ final class Connection: Sendable {
             var wire = WireConnection(host: pool.host, port: pool.port, configuration: pool.configuration)
             var request: InFlightRequest? = first
             while let current = request {
-                wire.carry(current)
-                request = pool.next(for: connection)
+                let result = wire.carry(current)
+                // Back in the pool before the caller hears: a next request sent from the
+                // caller's handler finds this connection idle, rather than opening another.
+                request = pool.next(for: connection) { current.finish(result) }
             }
             wire.close()
         }

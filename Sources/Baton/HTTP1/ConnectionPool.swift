@@ -70,8 +70,9 @@ final class ConnectionPool: Sendable {
 
     /// The next request for `connection`, which has just finished one: a waiting request at once,
     /// else the next one handed to it while it idles; `nil` when it should close, having idled
-    /// for the idle timeout or the transport being gone.
-    func next(for connection: Connection) -> InFlightRequest? {
+    /// for the idle timeout or the transport being gone. `finished` (settling the request just
+    /// carried) runs once the connection is back in the pool, before any wait.
+    func next(for connection: Connection, finished: () -> Void) -> InFlightRequest? {
         let waiting: InFlightRequest?? = state.withLock(annotating: self) { state in
             if let request = state.takeWaiting() { return .some(request) }
             if state.isClosed {
@@ -81,6 +82,7 @@ final class ConnectionPool: Sendable {
             state.idle.append(connection)
             return .none
         }
+        finished()
         if let waiting { return waiting }
         if connection.waitForHandoff(timeout: configuration.idleTimeout) { return connection.takeHandoff() }
         // The idle timeout passed; unless someone took the connection meanwhile, it closes.
@@ -93,82 +95,6 @@ final class ConnectionPool: Sendable {
         if stillIdle { return nil }
         connection.waitForHandoff(timeout: nil)
         return connection.takeHandoff()
-    }
-
-    /// The transport is gone: idle connections close, busy ones once the line is empty.
-        var isClosed = false
-
-        mutating func takeWaiting() -> InFlightRequest? {
-            guard head < waiting.count else { return nil }
-            defer {
-                waiting[head] = nil
-                head += 1
-                if head == waiting.count || head > 64 && head * 2 > waiting.count {
-                    waiting.removeFirst(head)
-                    head = 0
-                }
-            }
-            return waiting[head]
-        }
-    }
-
-    private let state = Lock(State())
-
-    init(host: String, port: Int, configuration: HTTP1Transport.Configuration) {
-        self.host = host
-        self.port = port
-        self.configuration = configuration
-    }
-
-    /// Hands `request` to a connection, or queues it.
-    func enqueue(_ request: InFlightRequest) {
-        enum Action { case hand(Connection), open, wait }
-        let action: Action = state.withLock(annotating: self) { state in
-            if let connection = state.idle.popLast() { return .hand(connection) }
-            if state.count < max(1, configuration.maximumConnectionsPerOrigin) {
-                state.count += 1
-                return .open
-            }
-            state.waiting.append(request)
-            return .wait
-        }
-        switch action {
-        case .hand(let connection): connection.hand(request)
-        case .open: Connection.start(in: self, first: request)
-        case .wait: break
-        }
-    }
-
-    /// The next request for `connection`, which has just finished one: a waiting request at once,
-    /// else the next one handed to it while it idles; `nil` when it should close, having idled
-    /// for the idle timeout or the transport being gone.
-    func next(for connection: Connection) -> InFlightRequest? {
-        let waiting: InFlightRequest?? = state.withLock(annotating: self) { state in
-            if let request = state.takeWaiting() { return .some(request) }
-            if state.isClosed {
-                state.count -= 1
-                return .some(nil)
-            }
-            state.idle.append(connection)
-            return .none
-        }
-        if let waiting { return waiting }
-        if connection.waitForHandoff(timeout: configuration.idleTimeout) { return connection.takeHandoff() }
-        // The idle timeout passed; unless someone took the connection meanwhile, it closes.
-        let stillIdle = state.withLock(annotating: self) { state in
-            guard let index = state.idle.firstIndex(where: { $0 === connection }) else { return false }
-            state.idle.remove(at: index)
-            state.count -= 1
-            return true
-        }
-        if stillIdle { return nil }
-        connection.waitForHandoff(timeout: nil)
-        return connection.takeHandoff()
-    }
-
-    /// A connection that failed to start, or ended without asking for more, leaves the pool.
-    func remove(_ connection: Connection) {
-        state.withLock(annotating: self) { $0.count -= 1 }
     }
 
     /// The transport is gone: idle connections close now, busy ones after the requests waiting.

@@ -38,7 +38,7 @@ struct ResponseReader {
         do {
             while !parser.isComplete {
                 guard request.waitWhilePaused() else { throw URLError(.cancelled) }
-                let count = try buffer.withUnsafeMutableBytes { bytes throws(URLError) in
+                let count = try buffer.withUnsafeMutableBytes { bytes in
                     try socket.read(into: bytes, timeout: request.timeout)
                 }
                 if count == 0 {

@@ -10,9 +10,6 @@ struct WireConnection {
     let port: Int
     let configuration: HTTP1Transport.Configuration
     private var socket: Socket?
-    /// Requests the socket has carried: a socket that has carried one may have been closed by
-    /// the server since.
-    private var carried = 0
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
 
     init(host: String, port: Int, configuration: HTTP1Transport.Configuration) {
@@ -21,11 +18,11 @@ struct WireConnection {
         self.configuration = configuration
     }
 
-    /// Sends `request` and reads its answer, then settles its promise. A request sent on a
+    /// Sends `request` and reads its answer, or says why there is none. A request sent on a
     /// kept-alive socket that the server had closed before answering a byte is sent once more on
     /// a new one, when its method is idempotent.
-    mutating func carry(_ request: InFlightRequest) {
-        guard !request.isCancelled else { return request.finish(.failure(URLError(.cancelled))) }
+    mutating func carry(_ request: InFlightRequest) -> Result<HTTPResponse, URLError> {
+        guard !request.isCancelled else { return .failure(URLError(.cancelled)) }
         var sentAgain = false
         while true {
             var answered = false
@@ -35,22 +32,21 @@ struct WireConnection {
                 guard request.attach(socket) else { throw URLError(.cancelled) }
                 defer { request.detach() }
                 let outcome = try exchange(request, on: socket, answered: &answered)
-                carried += 1
                 if !outcome.keepsConnection { close() }
-                return request.finish(.success(outcome.response))
+                return .success(outcome.response)
             } catch {
                 close()
-                if request.isCancelled { return request.finish(.failure(URLError(.cancelled))) }
+                if request.isCancelled { return .failure(URLError(.cancelled)) }
                 let failure = error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])
                 if reused, !answered, !sentAgain, request.isIdempotent, failure.code == .networkConnectionLost {
                     sentAgain = true
                     continue
                 }
                 if reused, !answered, failure.code == .networkConnectionLost {
-                    return request.finish(.failure(URLError(.networkConnectionLost, detail:
-                        "the server closed the kept-alive connection before answering; a \(request.request.httpMethod ?? "POST") is not sent again by itself, as it may have been acted on")))
+                    return .failure(URLError(.networkConnectionLost, detail:
+                        "the server closed the kept-alive connection before answering; a \(request.request.httpMethod ?? "POST") is not sent again by itself, as it may have been acted on"))
                 }
-                return request.finish(.failure(failure))
+                return .failure(failure)
             }
         }
     }
@@ -63,7 +59,6 @@ struct WireConnection {
         let timeout = min(configuration.connectTimeout, request.timeout)
         let socket = try Socket.connect(host: host, port: port, timeout: timeout)
         self.socket = socket
-        carried = 0
         return socket
     }
 
@@ -82,13 +77,13 @@ struct WireConnection {
     /// Writes `request` and reads its answer. `answered` turns true once a byte of the answer
     /// arrived: from then on, a failure is not a stale connection's.
     private mutating func exchange(_ request: InFlightRequest, on socket: Socket, answered: inout Bool) throws -> Outcome {
-        let bodyLength = try request.body.map { body throws(URLError) -> Int64 in
+        let bodyLength = try request.body.map { body -> Int64 in
             guard let length = body.length else { throw URLError(.fileDoesNotExist, detail: "the body's file cannot be read") }
             return length
         }
         let head = try RequestHead(request.request, bodyLength: bodyLength, cookie: nil)
         let complete = try RequestWriter(request: request, socket: socket).write(head: head.bytes, bodyLength: bodyLength)
-        var reader = ResponseReader(request: request, socket: socket)
+        let reader = ResponseReader(request: request, socket: socket)
         let outcome = try reader.read(into: &buffer, answered: &answered)
         // A request whose body the server did not wait for leaves the connection unusable.
         return Outcome(response: outcome.response, keepsConnection: outcome.keepsConnection && complete)
