@@ -118,12 +118,12 @@ func parseAnswer(_ wire: [UInt8], method: String = "GET", limits: ResponseLimits
 }
 
 /// The bytes of `text`, whose lines end as written (`\r\n`, or `\n` for bare LF).
-func wire(_ text: String) -> [UInt8] { Array(text.utf8) }
+func responseBytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
 /// The events of a complete answer: its head (HTTP/1.1 unless told), its body if not empty, its end.
 func answerEvents(_ status: Int, _ reason: String, _ fields: [String], body: String = "", trailers: [String] = [],
                   version: String = "HTTP/1.1") -> [ParsedAnswer.Event] {
-    [.head(version, status, reason, fields)] + (body.isEmpty ? [] : [.body(wire(body))]) + [.end(trailers)]
+    [.head(version, status, reason, fields)] + (body.isEmpty ? [] : [.body(responseBytes(body))]) + [.end(trailers)]
 }
 
 extension XCTestCase {

@@ -8,37 +8,37 @@ final class ResponseParserTests: XCTestCase {
     // MARK: The status line
 
     func test_contentLengthAnswer_givesHeadBodyEnd_andKeepsTheConnection() {
-        assertAnswer(wire("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello"),
+        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello"),
                      events: answerEvents(200, "OK", ["Content-Type: text/plain", "Content-Length: 5"], body: "hello"),
                      keepsConnection: true, declaredLength: 5)
     }
 
     func test_bareLineFeeds_endLinesToo() {
-        assertAnswer(wire("HTTP/1.1 404 Not Found\nContent-Length: 2\n\nno"),
+        assertAnswer(responseBytes("HTTP/1.1 404 Not Found\nContent-Length: 2\n\nno"),
                      events: answerEvents(404, "Not Found", ["Content-Length: 2"], body: "no"), keepsConnection: true, declaredLength: 2)
     }
 
     func test_emptyReason_withOrWithoutItsSpace() {
         for text in ["HTTP/1.1 200 \r\nContent-Length: 0\r\n\r\n", "HTTP/1.1 200\r\nContent-Length: 0\r\n\r\n"] {
-            assertAnswer(wire(text), events: answerEvents(200, "", ["Content-Length: 0"]), keepsConnection: true, declaredLength: 0)
+            assertAnswer(responseBytes(text), events: answerEvents(200, "", ["Content-Length: 0"]), keepsConnection: true, declaredLength: 0)
         }
     }
 
     func test_reason_keepsSpacesTabsAndNonASCIIBytes() {
-        assertAnswer(wire("HTTP/1.1 200 All \tgood, ça va\r\nContent-Length: 0\r\n\r\n"),
+        assertAnswer(responseBytes("HTTP/1.1 200 All \tgood, ça va\r\nContent-Length: 0\r\n\r\n"),
                      events: answerEvents(200, "All \tgood, ça va", ["Content-Length: 0"]), keepsConnection: true, declaredLength: 0)
         // Bytes that are not UTF-8 read as ISO-8859-1, none lost.
-        assertAnswer(wire("HTTP/1.1 200 ") + [0xE9] + wire("t\r\nContent-Length: 0\r\n\r\n"),
+        assertAnswer(responseBytes("HTTP/1.1 200 ") + [0xE9] + responseBytes("t\r\nContent-Length: 0\r\n\r\n"),
                      events: answerEvents(200, "\u{E9}t", ["Content-Length: 0"]), keepsConnection: true, declaredLength: 0)
     }
 
     func test_laterMinorVersion_readsAsHTTP1x() {
-        assertAnswer(wire("HTTP/1.2 200 OK\r\nContent-Length: 0\r\n\r\n"),
+        assertAnswer(responseBytes("HTTP/1.2 200 OK\r\nContent-Length: 0\r\n\r\n"),
                      events: answerEvents(200, "OK", ["Content-Length: 0"], version: "HTTP/1.2"), keepsConnection: true, declaredLength: 0)
     }
 
     func test_statusCodes_100To599_areAccepted() {
-        assertAnswer(wire("HTTP/1.1 599 Odd\r\nContent-Length: 0\r\n\r\n"),
+        assertAnswer(responseBytes("HTTP/1.1 599 Odd\r\nContent-Length: 0\r\n\r\n"),
                      events: answerEvents(599, "Odd", ["Content-Length: 0"]), keepsConnection: true, declaredLength: 0)
     }
 
@@ -48,7 +48,7 @@ final class ResponseParserTests: XCTestCase {
         let text = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n"
             + "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
             + "HTTP/1.1 199 Whatever\nX: y\n\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi"
-        assertAnswer(wire(text), events: answerEvents(200, "OK", ["Content-Length: 2"], body: "hi"), keepsConnection: true, declaredLength: 2)
+        assertAnswer(responseBytes(text), events: answerEvents(200, "OK", ["Content-Length: 2"], body: "hi"), keepsConnection: true, declaredLength: 2)
     }
 
     // MARK: Fields
@@ -57,7 +57,7 @@ final class ResponseParserTests: XCTestCase {
         let text = "HTTP/1.1 200 OK\r\nX-One:  a  b \t\r\nx-one:b\r\nEmpty:\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\n"
             + "Odd!#$%&'*+-.^_`|~9: v\r\nContent-Length: 0\r\n\r\n"
         let fields = ["X-One: a  b", "x-one: b", "Empty: ", "Set-Cookie: a=1", "Set-Cookie: b=2", "Odd!#$%&'*+-.^_`|~9: v", "Content-Length: 0"]
-        assertAnswer(wire(text), events: answerEvents(200, "OK", fields), keepsConnection: true, declaredLength: 0)
+        assertAnswer(responseBytes(text), events: answerEvents(200, "OK", fields), keepsConnection: true, declaredLength: 0)
     }
 
     func test_headSubscript_isCaseInsensitive_joiningRepeatedFields() {
@@ -71,7 +71,7 @@ final class ResponseParserTests: XCTestCase {
     }
 
     func test_fieldValues_decodeUTF8_elseISO8859_1() {
-        assertAnswer(wire("HTTP/1.1 200 OK\r\nA: 山田\r\nB: ") + [0xFC, 0x80] + wire("\r\nContent-Length: 0\r\n\r\n"),
+        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nA: 山田\r\nB: ") + [0xFC, 0x80] + responseBytes("\r\nContent-Length: 0\r\n\r\n"),
                      events: answerEvents(200, "OK", ["A: 山田", "B: \u{FC}\u{80}", "Content-Length: 0"]),
                      keepsConnection: true, declaredLength: 0)
     }
@@ -80,13 +80,13 @@ final class ResponseParserTests: XCTestCase {
         // Three fields, every line of 15 or 16 bytes, the head exactly its limit.
         let text = "HTTP/1.1 200 OK\r\nA: 0123456789abc\r\nB: 0123456789abc\r\nContent-Length:0\r\n\r\n"
         let limits = ResponseLimits(maximumHeadBytes: text.utf8.count, maximumLineBytes: 16, maximumFieldCount: 3)
-        assertAnswer(wire(text), limits: limits,
+        assertAnswer(responseBytes(text), limits: limits,
                      events: answerEvents(200, "OK", ["A: 0123456789abc", "B: 0123456789abc", "Content-Length: 0"]),
                      keepsConnection: true, declaredLength: 0)
         // The same limits hold a trailer section on its own.
         let chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding:chunked\r\n\r\n0\r\nA: 0123456789abc\r\n\r\n"
         let trailerLimits = ResponseLimits(maximumHeadBytes: 46, maximumLineBytes: 25, maximumFieldCount: 1)
-        assertAnswer(wire(chunked), limits: trailerLimits,
+        assertAnswer(responseBytes(chunked), limits: trailerLimits,
                      events: answerEvents(200, "OK", ["Transfer-Encoding: chunked"], trailers: ["A: 0123456789abc"]),
                      keepsConnection: true)
     }
@@ -94,34 +94,34 @@ final class ResponseParserTests: XCTestCase {
     // MARK: Framing
 
     func test_noBody_forHEAD_204_304_whateverTheyDeclare() {
-        assertAnswer(wire("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"), method: "HEAD",
+        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"), method: "HEAD",
                      events: answerEvents(200, "OK", ["Content-Length: 1000"]), keepsConnection: true)
-        assertAnswer(wire("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"), method: "HEAD",
+        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"), method: "HEAD",
                      events: answerEvents(200, "OK", ["Transfer-Encoding: chunked"]), keepsConnection: true)
-        assertAnswer(wire("HTTP/1.1 204 No Content\r\nContent-Length: 7\r\n\r\n"),
+        assertAnswer(responseBytes("HTTP/1.1 204 No Content\r\nContent-Length: 7\r\n\r\n"),
                      events: answerEvents(204, "No Content", ["Content-Length: 7"]), keepsConnection: true)
-        assertAnswer(wire("HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: gzip\r\n\r\n"),
+        assertAnswer(responseBytes("HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: gzip\r\n\r\n"),
                      events: answerEvents(304, "Not Modified", ["Transfer-Encoding: gzip"]), keepsConnection: true)
     }
 
     func test_bytesAfterTheEnd_areLeftUnused() {
         let answer = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc"
-        assertAnswer(wire(answer + "HTTP/1.1 200 OK\r\n"), events: answerEvents(200, "OK", ["Content-Length: 3"], body: "abc"),
+        assertAnswer(responseBytes(answer + "HTTP/1.1 200 OK\r\n"), events: answerEvents(200, "OK", ["Content-Length: 3"], body: "abc"),
                      consumed: answer.utf8.count, keepsConnection: true, declaredLength: 3)
         let head = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\n"
-        assertAnswer(wire(head + "abc"), method: "HEAD", events: answerEvents(200, "OK", ["Content-Length: 3"]),
+        assertAnswer(responseBytes(head + "abc"), method: "HEAD", events: answerEvents(200, "OK", ["Content-Length: 3"]),
                      consumed: head.utf8.count, keepsConnection: true)
     }
 
     func test_contentLength_equalValues_listedOrRepeated_andLeadingZeros() {
-        assertAnswer(wire("HTTP/1.1 200 OK\r\nContent-Length: 3, 03\r\nContent-Length: 3\r\n\r\nabc"),
+        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nContent-Length: 3, 03\r\nContent-Length: 3\r\n\r\nabc"),
                      events: answerEvents(200, "OK", ["Content-Length: 3, 03", "Content-Length: 3"], body: "abc"),
                      keepsConnection: true, declaredLength: 3)
     }
 
     func test_contentLength_upToInt64Max_isDeclared() throws {
         var parser = ResponseParser(requestMethod: "GET")
-        let bytes = wire("HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n\r\nab")
+        let bytes = responseBytes("HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n\r\nab")
         var body = 0
         let used = try bytes.withUnsafeBytes { buffer in
             try parser.parse(buffer) { if case .body(let piece) = $0 { body += piece.count } }
@@ -134,11 +134,11 @@ final class ResponseParserTests: XCTestCase {
     }
 
     func test_closeDelimitedBody_endsWithTheClose_andNeverKeepsTheConnection() {
-        assertAnswer(wire("HTTP/1.0 200 OK\r\nServer: old\r\n\r\nall of it"),
+        assertAnswer(responseBytes("HTTP/1.0 200 OK\r\nServer: old\r\n\r\nall of it"),
                      events: answerEvents(200, "OK", ["Server: old"], body: "all of it", version: "HTTP/1.0"), keepsConnection: false)
-        assertAnswer(wire("HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n\r\nall of it"),
+        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n\r\nall of it"),
                      events: answerEvents(200, "OK", ["Connection: keep-alive"], body: "all of it"), keepsConnection: false)
-        assertAnswer(wire("HTTP/1.1 200 OK\r\n\r\n"), events: answerEvents(200, "OK", []), keepsConnection: false)
+        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\n\r\n"), events: answerEvents(200, "OK", []), keepsConnection: false)
     }
 
     func test_keepsConnection_byVersionAndConnectionField() {
@@ -151,7 +151,7 @@ final class ResponseParserTests: XCTestCase {
             ("HTTP/1.0 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 0\r\n\r\n", false),
         ]
         for (text, keeps) in cases {
-            let parsed = parseAnswer(wire(text), feeding: .byteByByte)
+            let parsed = parseAnswer(responseBytes(text), feeding: .byteByByte)
             XCTAssertNil(parsed.error, text)
             XCTAssertEqual(parsed.keepsConnection, keeps, text.debugDescription)
         }
@@ -159,19 +159,19 @@ final class ResponseParserTests: XCTestCase {
 
     func test_keepsConnection_isFalseBeforeTheEnd() throws {
         var parser = ResponseParser(requestMethod: "GET")
-        _ = try wire("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\na").withUnsafeBytes { try parser.parse($0) { _ in } }
+        _ = try responseBytes("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\na").withUnsafeBytes { try parser.parse($0) { _ in } }
         XCTAssertFalse(parser.keepsConnection)
         XCTAssertFalse(parser.isComplete)
-        _ = try wire("b").withUnsafeBytes { try parser.parse($0) { _ in } }
+        _ = try responseBytes("b").withUnsafeBytes { try parser.parse($0) { _ in } }
         XCTAssertTrue(parser.keepsConnection)
         XCTAssertTrue(parser.isComplete)
-        XCTAssertEqual(try wire("more").withUnsafeBytes { try parser.parse($0) { _ in XCTFail("an event after the end") } }, 0)
+        XCTAssertEqual(try responseBytes("more").withUnsafeBytes { try parser.parse($0) { _ in XCTFail("an event after the end") } }, 0)
         try parser.parseEnd { _ in XCTFail("an event after the end") }
     }
 
     func test_bodyEvents_pointIntoTheBytesGiven() throws {
         var parser = ResponseParser(requestMethod: "GET")
-        let bytes = wire("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")
+        let bytes = responseBytes("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")
         try bytes.withUnsafeBytes { buffer in
             _ = try parser.parse(buffer) { event in
                 guard case .body(let piece) = event else { return }
@@ -187,25 +187,25 @@ final class ResponseParserTests: XCTestCase {
         let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5\r\nhello\r\n1a;name=value ; flag;q=\"a \\\"quoted\\\" ;x\"\r\nabcdefghijklmnopqrstuvwxyz\r\n"
             + "000A\r\n0123456789\r\n0;last\r\nChecksum: abc\r\nx-more:  1 \r\n\r\n"
-        assertAnswer(wire(text), events: answerEvents(200, "OK", ["Transfer-Encoding: chunked"],
+        assertAnswer(responseBytes(text), events: answerEvents(200, "OK", ["Transfer-Encoding: chunked"],
                                                       body: "helloabcdefghijklmnopqrstuvwxyz0123456789",
                                                       trailers: ["Checksum: abc", "x-more: 1"]),
                      keepsConnection: true)
     }
 
     func test_chunked_codingNameIsCaseInsensitive_emptyListElementsIgnored_bareLineFeedsInLines() {
-        assertAnswer(wire("HTTP/1.1 200 OK\r\nTransfer-Encoding: , Chunked\r\n\r\n3\nabc\r\n0\n\n"),
+        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: , Chunked\r\n\r\n3\nabc\r\n0\n\n"),
                      events: answerEvents(200, "OK", ["Transfer-Encoding: , Chunked"], body: "abc"), keepsConnection: true)
     }
 
     func test_chunked_sizeOf16HexDigits_isAccepted() {
-        assertAnswer(wire("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0000000000000003\r\nabc\r\n0\r\n\r\n"),
+        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0000000000000003\r\nabc\r\n0\r\n\r\n"),
                      events: answerEvents(200, "OK", ["Transfer-Encoding: chunked"], body: "abc"), keepsConnection: true)
     }
 
     func test_chunked_withConnectionClose_doesNotKeepTheConnection_andLeavesBytesAfter() {
         let answer = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\nab\r\n0\r\n\r\n"
-        assertAnswer(wire(answer + "junk"), events: answerEvents(200, "OK", ["Transfer-Encoding: chunked", "Connection: close"], body: "ab"),
+        assertAnswer(responseBytes(answer + "junk"), events: answerEvents(200, "OK", ["Transfer-Encoding: chunked", "Connection: close"], body: "ab"),
                      consumed: answer.utf8.count, keepsConnection: false)
     }
 
@@ -213,11 +213,11 @@ final class ResponseParserTests: XCTestCase {
 
     func test_afterAnError_everyCallThrowsItAgain() throws {
         var parser = ResponseParser(requestMethod: "GET")
-        XCTAssertThrowsError(try wire("HTTP/3 200 OK\r\n").withUnsafeBytes { try parser.parse($0) { _ in } }) { error in
+        XCTAssertThrowsError(try responseBytes("HTTP/3 200 OK\r\n").withUnsafeBytes { try parser.parse($0) { _ in } }) { error in
             XCTAssertEqual((error as? WireError)?.kind, .invalidStatusLine)
         }
-        let first = try XCTUnwrap(parseAnswer(wire("HTTP/3 200 OK\r\n")).error)
-        XCTAssertThrowsError(try wire("HTTP/1.1 200 OK\r\n").withUnsafeBytes { try parser.parse($0) { _ in } }) { error in
+        let first = try XCTUnwrap(parseAnswer(responseBytes("HTTP/3 200 OK\r\n")).error)
+        XCTAssertThrowsError(try responseBytes("HTTP/1.1 200 OK\r\n").withUnsafeBytes { try parser.parse($0) { _ in } }) { error in
             XCTAssertEqual(error as? WireError, first)
         }
         XCTAssertThrowsError(try parser.parseEnd { _ in }) { XCTAssertEqual($0 as? WireError, first) }
@@ -226,7 +226,7 @@ final class ResponseParserTests: XCTestCase {
     func test_handlerErrors_areThrownOn() {
         struct Stop: Error {}
         var parser = ResponseParser(requestMethod: "GET")
-        XCTAssertThrowsError(try wire("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n").withUnsafeBytes {
+        XCTAssertThrowsError(try responseBytes("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n").withUnsafeBytes {
             try parser.parse($0) { _ in throw Stop() }
         }) { XCTAssert($0 is Stop) }
     }
