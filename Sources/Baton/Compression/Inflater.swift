@@ -28,7 +28,7 @@ struct Inflater: Sendable {
     private var stage: Stage
     private var framing: Framing
     private var decoder = DeflateDecoder()
-    private var tally = Tally()
+    private var tally = OutputTally()
 
     init(format: Format, limit: Int) {
         self.format = format
@@ -140,12 +140,13 @@ struct Inflater: Sendable {
 
     /// Decides between zlib and raw deflate from the body's first two bytes (RFC 1950 §2.2: a
     /// zlib header names method 8 with a window of at most 32 KiB, and is a multiple of 31).
-    private mutating func startDeflate(_ first: UInt8, _ second: UInt8, tally: inout Tally) throws {
+    private mutating func startDeflate(_ first: UInt8, _ second: UInt8, tally: inout OutputTally) throws {
         let isZlib = first & 0x0f == 8 && first >> 4 <= 7 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
         decoder.reset()
         if isZlib {
             guard second & 0x20 == 0 else {
-                throw InflateError.invalidHeader("the zlib header asks for a preset dictionary, which HTTP bodies cannot have")
+                throw InflateError.invalidHeader(
+                    "the zlib header asks for a preset dictionary, which HTTP bodies cannot have")
             }
             framing = .zlib
             tally.startMember(.adler32)
@@ -156,7 +157,7 @@ struct Inflater: Sendable {
         }
     }
 
-    private func check(trailer: UInt64, tally: Tally) throws(InflateError) {
+    private func check(trailer: UInt64, tally: OutputTally) throws(InflateError) {
         switch framing {
         case .gzip:
             guard UInt32(truncatingIfNeeded: trailer) == tally.crc.value else {
@@ -177,7 +178,7 @@ struct Inflater: Sendable {
 
 /// What the inflater counts of its output: the total against the limit, and the current
 /// member's size and checksum.
-private struct Tally: Sendable {
+private struct OutputTally: Sendable {
     enum Checksum: Sendable { case crc32, adler32, none }
 
     var produced = 0
