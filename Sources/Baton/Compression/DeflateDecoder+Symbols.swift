@@ -7,7 +7,9 @@
 /// waits for more input, consuming nothing of the symbol).
 extension DeflateDecoder {
     /// Decodes symbols until the end of the block (true) or of the input (false).
-    mutating func decodeSymbols(_ input: UnsafeRawBufferPointer, at position: inout Int, output: Output) throws -> Bool {
+    mutating func decodeSymbols(
+        _ input: UnsafeRawBufferPointer, at position: inout Int, output: Output
+    ) throws -> Bool {
         if case .match(let length, let distance) = state {
             state = .symbols
             try copyMatch(length: length, distance: distance, output: output)
@@ -30,7 +32,9 @@ extension DeflateDecoder {
     }
 
     /// One literal, match or end of block, if all its bits are at hand.
-    private mutating func decodeOne(_ input: UnsafeRawBufferPointer, at position: inout Int, output: Output) throws -> Step {
+    private mutating func decodeOne(
+        _ input: UnsafeRawBufferPointer, at position: inout Int, output: Output
+    ) throws -> Step {
         bits.fillAll(from: input, at: &position)
         let available = bits.count
         let held = bits.bits
@@ -55,7 +59,7 @@ extension DeflateDecoder {
         let lengthExtra = Int(entry >> 8 & 0xf)
         var used = codeLength + lengthExtra
         guard used <= available else { return .needInput }
-        let length = Int(entry >> 16) + Int((held &>> UInt64(codeLength)) & (1 &<< UInt64(lengthExtra) &- 1))
+        let length = Int(entry >> 16) + Self.low(held &>> UInt64(codeLength), UInt64(lengthExtra))
 
         let distanceEntry = Self.lookUp(held &>> UInt64(used), in: distances)
         let distanceCodeLength = Int(distanceEntry & 0xff)
@@ -66,7 +70,7 @@ extension DeflateDecoder {
         used += distanceCodeLength
         let distanceExtra = Int(distanceEntry >> 8 & 0xf)
         guard used + distanceExtra <= available else { return .needInput }
-        let distance = Int(distanceEntry >> 16) + Int((held &>> UInt64(used)) & (1 &<< UInt64(distanceExtra) &- 1))
+        let distance = Int(distanceEntry >> 16) + Self.low(held &>> UInt64(used), UInt64(distanceExtra))
         used += distanceExtra
         guard distance <= self.position else { throw InflateError.invalidDistance }
         bits.drop(used)
@@ -77,11 +81,26 @@ extension DeflateDecoder {
     /// The entry for the code at the start of `held`, through a link if there is one.
     @inline(__always)
     private static func lookUp(_ held: UInt64, in table: HuffmanTable) -> UInt32 {
-        let primaryMask = UInt64(1) &<< UInt64(table.bits) &- 1
-        let entry = table.entries[Int(held & primaryMask)]
+        let bits = UInt64(table.bits)
+        let entry = table.entries[low(held, bits)]
         guard entry & HuffmanEntry.link != 0 else { return entry }
-        let subtableMask = UInt64(1) &<< UInt64(entry & 0xff) &- 1
-        return table.entries[Int(entry >> 16) + Int((held &>> UInt64(table.bits)) & subtableMask)]
+        return table.entries[Int(truncatingIfNeeded: entry >> 16) + low(held &>> bits, UInt64(entry & 0xff))]
+    }
+
+    /// `entry` itself, or if it is a link, the entry its subtable has for the bits after the
+    /// first `primaryBits` of `held`.
+    @inline(__always)
+    private static func followLink(
+        _ entry: UInt32, _ held: UInt64, _ primaryBits: UInt64, _ table: UnsafeBufferPointer<UInt32>
+    ) -> UInt32 {
+        guard entry & HuffmanEntry.link != 0 else { return entry }
+        return table[Int(truncatingIfNeeded: entry >> 16) &+ low(held &>> primaryBits, UInt64(entry & 0xff))]
+    }
+
+    /// The low `count` bits of `held` (`count` below 64).
+    @inline(__always)
+    private static func low(_ held: UInt64, _ count: UInt64) -> Int {
+        Int(truncatingIfNeeded: held & (UInt64(1) &<< count &- 1))
     }
 
     /// Copies a match a piece at a time, passing output on between pieces when the chunk fills.
@@ -109,9 +128,7 @@ extension DeflateDecoder {
         let literalEntries = literals.entries
         let distanceEntries = distances.entries
         let literalBits = UInt64(literals.bits)
-        let literalMask = UInt64(1) &<< literalBits &- 1
         let distanceBits = UInt64(distances.bits)
-        let distanceMask = UInt64(1) &<< distanceBits &- 1
         guard literalEntries.count >= 1 << literalBits, distanceEntries.count >= 1 << distanceBits else { return false }
 
         var held = bits.bits
@@ -130,15 +147,13 @@ extension DeflateDecoder {
                 try distanceEntries.withUnsafeBufferPointer { distanceTable in
                     guard let out = windowBuffer.baseAddress else { return }
                     while inputPosition <= inputEnd, outputPosition <= outputEnd {
-                        held |= UInt64(littleEndian: inputBase.loadUnaligned(fromByteOffset: inputPosition, as: UInt64.self)) &<< count
+                        let word = inputBase.loadUnaligned(fromByteOffset: inputPosition, as: UInt64.self)
+                        held |= UInt64(littleEndian: word) &<< count
                         inputPosition &+= Int(truncatingIfNeeded: (63 &- count) &>> 3)
                         count |= 56
 
-                        var entry = literalTable[Int(truncatingIfNeeded: held & literalMask)]
-                        if entry & HuffmanEntry.link != 0 {
-                            let subtableMask = UInt64(1) &<< UInt64(entry & 0xff) &- 1
-                            entry = literalTable[Int(truncatingIfNeeded: entry >> 16) &+ Int(truncatingIfNeeded: (held &>> literalBits) & subtableMask)]
-                        }
+                        var entry = literalTable[Self.low(held, literalBits)]
+                        entry = Self.followLink(entry, held, literalBits, literalTable)
                         held &>>= UInt64(entry & 0xff)
                         count &-= UInt64(entry & 0xff)
                         if entry & HuffmanEntry.literal != 0 {
@@ -154,22 +169,19 @@ extension DeflateDecoder {
                             return
                         }
                         let lengthExtra = UInt64(entry >> 8 & 0xf)
-                        let length = Int(truncatingIfNeeded: entry >> 16) &+ Int(truncatingIfNeeded: held & (UInt64(1) &<< lengthExtra &- 1))
+                        let length = Int(truncatingIfNeeded: entry >> 16) &+ Self.low(held, lengthExtra)
                         held &>>= lengthExtra
                         count &-= lengthExtra
 
-                        var distanceEntry = distanceTable[Int(truncatingIfNeeded: held & distanceMask)]
-                        if distanceEntry & HuffmanEntry.link != 0 {
-                            let subtableMask = UInt64(1) &<< UInt64(distanceEntry & 0xff) &- 1
-                            distanceEntry = distanceTable[Int(truncatingIfNeeded: distanceEntry >> 16) &+ Int(truncatingIfNeeded: (held &>> distanceBits) & subtableMask)]
-                        }
+                        var distanceEntry = distanceTable[Self.low(held, distanceBits)]
+                        distanceEntry = Self.followLink(distanceEntry, held, distanceBits, distanceTable)
                         guard distanceEntry & HuffmanEntry.invalid == 0 else {
                             throw InflateError.invalidHuffmanCode("uses a distance code it does not define")
                         }
                         held &>>= UInt64(distanceEntry & 0xff)
                         count &-= UInt64(distanceEntry & 0xff)
                         let distanceExtra = UInt64(distanceEntry >> 8 & 0xf)
-                        let distance = Int(truncatingIfNeeded: distanceEntry >> 16) &+ Int(truncatingIfNeeded: held & (UInt64(1) &<< distanceExtra &- 1))
+                        let distance = Int(truncatingIfNeeded: distanceEntry >> 16) &+ Self.low(held, distanceExtra)
                         held &>>= distanceExtra
                         count &-= distanceExtra
                         guard distance <= outputPosition else { throw InflateError.invalidDistance }

@@ -29,8 +29,6 @@ struct DeflateDecoder: Sendable {
     /// The most output passed on at once.
     static let chunkSize = 64 * 1024
     static let capacity = historySize + chunkSize
-    /// The most a symbol writes, a match of 258 bytes, with room for the fast copy's overrun.
-    static let slack = 8
 
     var bits = BitBuffer()
     var state: State = .blockHeader
@@ -38,7 +36,7 @@ struct DeflateDecoder: Sendable {
 
     /// History and new output; `position` is where the next byte goes, and the bytes from
     /// `flushed` up to it have not been passed on yet.
-    var window = [UInt8](repeating: 0, count: capacity + slack)
+    var window = [UInt8](repeating: 0, count: capacity)
     var position = 0
     private var flushed = 0
 
@@ -179,7 +177,9 @@ struct DeflateDecoder: Sendable {
             guard count > 0 else { return false }
             let source = UnsafeRawBufferPointer(rebasing: input[inputPosition..<inputPosition + count])
             let start = position
-            window.withUnsafeMutableBytes { UnsafeMutableRawBufferPointer(rebasing: $0[start..<start + count]).copyMemory(from: source) }
+            window.withUnsafeMutableBytes { window in
+                UnsafeMutableRawBufferPointer(rebasing: window[start..<start + count]).copyMemory(from: source)
+            }
             position += count
             inputPosition += count
             remaining -= count

@@ -78,7 +78,9 @@ struct GzipHeader: Sendable {
                     : .trailingData(after: "gzip member")
             }
         case 2:
-            guard byte == 8 else { throw .invalidHeader("the gzip header names compression method \(byte), not deflate") }
+            guard byte == 8 else {
+                throw .invalidHeader("the gzip header names compression method \(byte), not deflate")
+            }
         case 3:
             guard byte & Flag.reserved == 0 else { throw .invalidHeader("the gzip header sets reserved flags") }
             flags = byte

@@ -100,7 +100,8 @@ struct HuffmanTable: Sendable {
                         subtableBits = size
                         linkedPrefix = prefix
                         guard subtableStart < 1 << 16 else { return false }
-                        entries.append(contentsOf: repeatElement(HuffmanEntry.invalid | UInt32(bits + size), count: 1 << size))
+                        let unused = HuffmanEntry.invalid | UInt32(bits + size)
+                        entries.append(contentsOf: repeatElement(unused, count: 1 << size))
                         entries[prefix] = HuffmanEntry.link | UInt32(subtableStart) << 16 | UInt32(size)
                     }
                     let tail = length - bits

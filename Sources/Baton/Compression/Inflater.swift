@@ -145,7 +145,8 @@ struct Inflater: Sendable {
         decoder.reset()
         if isZlib {
             guard second & 0x20 == 0 else {
-                throw InflateError.invalidHeader("the zlib header asks for a preset dictionary, which HTTP bodies cannot have")
+                throw InflateError.invalidHeader(
+                    "the zlib header asks for a preset dictionary, which HTTP bodies cannot have")
             }
             framing = .zlib
             tally.startMember(.adler32)
