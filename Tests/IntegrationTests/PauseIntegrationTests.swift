@@ -79,7 +79,13 @@ final class PauseIntegrationTests: IntegrationTestCase {
     }
 
     #if canImport(FoundationNetworking)
-    /// Linux: paused, and watched, before its request could start, a tracked download still
+    /// `client` over `URLSessionTransport`: the two tests below are about URLSession on Linux,
+    /// where a transfer cannot be suspended. (HTTP1Transport stops reading while paused.)
+    private func overURLSession(_ client: Client) throws -> Client {
+        try Client(configuration: client.configuration, transport: URLSessionTransport())
+    }
+
+    /// Linux, over URLSessionTransport: paused, and watched, before its request could start, a tracked download still
     /// runs but delivers no progress; when it settles, the newest progress (all the bytes) is
     /// handed over once, then the value. (On Apple platforms the suspended download would wait
     /// for a resume.)
@@ -90,7 +96,7 @@ final class PauseIntegrationTests: IntegrationTestCase {
         form.addFile(image)
         let photo = try await client.send(Photos.upload(reviewID: review.id, form)).value
         let release = DispatchSemaphore(value: 0)
-        let heldClient = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let heldClient = try overURLSession(makeClient { $0.adapters = [HeldAdapter(release: release)] })
         let reported = Locked<[PromiseProgress]>([])
 
         let download = heldClient.send(Photos.download(id: photo.id))
@@ -104,7 +110,7 @@ final class PauseIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(reported.value, [PromiseProgress(completed: total, total: total, kind: .bytesReceived)])
     }
 
-    /// Linux: an upload paused before it starts still goes out (the transfer is not suspended),
+    /// Linux, over URLSessionTransport: an upload paused before it starts still goes out (the transfer is not suspended),
     /// but while it is paused its handler gets no progress, even once the server has every byte;
     /// on resume the handler gets the newest progress, once, and the call completes.
     func test_pausedUpload_deliversNoProgressWhilePaused_thenTheNewestOnResume() async throws {
@@ -113,7 +119,7 @@ final class PauseIntegrationTests: IntegrationTestCase {
         var form = Multipart()
         form.addFile(image)
         let release = DispatchSemaphore(value: 0)
-        let heldClient = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let heldClient = try overURLSession(makeClient { $0.adapters = [HeldAdapter(release: release)] })
         let reported = Locked<[PromiseProgress]>([])
         // The server holds the answer at a barrier of two until the test sends the second
         // request: the checks below run while it is held, however long they take.

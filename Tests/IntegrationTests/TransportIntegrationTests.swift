@@ -24,7 +24,8 @@ final class TransportIntegrationTests: IntegrationTestCase {
         // Held in the adapter until the handlers are added, so that neither call can settle
         // before (a handler added to a settled promise runs on the thread adding it).
         let release = DispatchSemaphore(value: 0)
-        let client = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let configured = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
+        let client = try Client(configuration: configured.configuration, transport: URLSessionTransport())
         let (smallQueue, small) = queueOfTheHandler(client.send(Request<Data>(.get, "health")))
         let (largeQueue, large) = queueOfTheHandler(client.send(Request<Data>(.get, "health", headers: [
             "X-Demo-Fault": "body-bytes=\(URLSessionTransport.parallelDecodingThreshold)",
