@@ -6,14 +6,17 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// `baton-bench client`: requests per second of `GET /orders/1` decoded into an `Order`, through
-/// Baton and through URLSession plus JSONDecoder by hand, against one DemoServer over loopback,
-/// at concurrency 1 and 32. The ratio is Baton / raw, so above 1 is faster.
+/// `baton-bench client`: requests per second of `GET /orders/1` decoded into an `Order`, against
+/// one DemoServer over loopback, at concurrency 1 and 32, four ways in each round:
+/// - Baton over its own transport (``HTTP1Transport``, the default for `http` on Linux);
+/// - Baton over ``URLSessionTransport``;
+/// - URLSession plus JSONDecoder by hand (the baseline of the `client.orders` rows: Baton's own
+///   cost over the same transport, and of the `client.wire` rows: what a Swift user on Linux
+///   gets today);
+/// - the floor: a keep-alive GET loop on blocking sockets, nothing decoded (``WireFloor``).
 ///
-/// Both sides do what each call of a real client does, each the cheapest way it can: build the
-/// request (Baton from an endpoint, the raw side with one header assignment), send it, and hand
-/// the decoded value to one callback (Baton's `then`, URLSession's completion handler). Each
-/// side keeps one session and one decoder for the whole run.
+/// Every side does what each call of a real client does, each the cheapest way it can, and keeps
+/// one session (or pool, or socket per worker) and one decoder for the whole run.
 enum ClientSuite {
     struct Order: Decodable, Sendable {
         var id: Int
@@ -27,48 +30,64 @@ enum ClientSuite {
         let server = try DemoServer.start(configuration: DemoServer.Configuration(tokenLifetime: 3600))
         defer { server.stop() }
         let token = try login(baseURL: server.baseURL)
-        let baton = try batonSide(server.baseURL, token: token)
+        let overHTTP1 = try batonSide(server.baseURL, token: token, transport: HTTP1Transport())
+        let overURLSession = try batonSide(server.baseURL, token: token, transport: URLSessionTransport())
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         let raw = rawSide(server.baseURL, token: token, session: session)
+        let floorHeaders = ["Authorization": "Bearer \(token)", "User-Agent": Client.defaultUserAgent, "Accept": "application/json"]
+        let floor: (Int, Int) -> Double = { requests, concurrency in
+            WireFloor.requestsPerSecond(port: server.port, path: "/orders/1", headers: floorHeaders, requests: requests, concurrency: concurrency)
+        }
         let rounds = quick ? 2 : 21
         var results: [BenchResult] = []
         for concurrency in [1, 32] {
-            // Rounds of about half a second each: long enough that the ramp-up of 32 workers is
-            // a small part of a round, short enough to give a median many samples.
-            let requests = quick ? 300 : (concurrency == 1 ? 400 : 1_000)
-            // Warm both paths (connections, caches) before measuring.
-            _ = baton(64, concurrency)
-            _ = raw(64, concurrency)
-            // Short rounds, each one run of each side back to back (first one side, then the
-            // other), and the median of the rounds' ratios: on a shared machine the speed drifts
-            // by a third within seconds, which a pair run back to back mostly shares, and a
-            // median is not decided by the odd round that drift favoured either way, as a
-            // best-of is. The rates shown are each side's median.
-            var batonRates: [Double] = [], rawRates: [Double] = []
+            // Rounds of a fraction of a second each side: long enough that the ramp-up of 32
+            // workers is a small part of a round, short enough to give a median many samples.
+            // The fast sides get more requests, so that their rounds last about as long.
+            let slow = quick ? 300 : (concurrency == 1 ? 400 : 1_000)
+            let fast = slow * 8
+            let sides: [(name: String, requests: Int, measure: (Int, Int) -> Double)] = [
+                ("http1", fast, overHTTP1), ("urlsessionTransport", slow, overURLSession), ("raw", slow, raw), ("floor", fast, floor),
+            ]
+            // Warm every path (connections, caches) before measuring.
+            for side in sides { _ = side.measure(64, concurrency) }
+            // Each round runs every side back to back, in an order that turns round by round,
+            // and each row is the median of its rounds' ratios: on a shared machine the speed
+            // drifts by a third within seconds, which sides run back to back mostly share, and a
+            // median is not decided by the odd round that drift favoured. The rates shown are
+            // each side's median.
+            var rates = [String: [Double]]()
             for round in 0..<rounds {
-                if round.isMultiple(of: 2) {
-                    rawRates.append(raw(requests, concurrency))
-                    batonRates.append(baton(requests, concurrency))
-                } else {
-                    batonRates.append(baton(requests, concurrency))
-                    rawRates.append(raw(requests, concurrency))
+                for offset in 0..<sides.count {
+                    let side = sides[(round + offset) % sides.count]
+                    rates[side.name, default: []].append(side.measure(side.requests, concurrency))
                 }
             }
-            results.append(BenchResult(
-                name: "client.orders.c\(concurrency).vs_urlsession",
-                label: "GET /orders/1, \(concurrency) at once",
-                value: Measure.median(batonRates), unit: "req/s", baseline: Measure.median(rawRates), baselineLabel: "URLSession",
-                target: .atLeast(0.9),
-                pairedRatio: Measure.median(zip(batonRates, rawRates).map { $0 / $1 })
-            ))
+            func row(_ name: String, _ label: String, _ side: String, over baseline: String, _ baselineLabel: String, _ target: Target) -> BenchResult {
+                let values = rates[side] ?? [], baselines = rates[baseline] ?? []
+                return BenchResult(
+                    name: name, label: label, value: Measure.median(values), unit: "req/s",
+                    baseline: Measure.median(baselines), baselineLabel: baselineLabel, target: target,
+                    pairedRatio: Measure.median(zip(values, baselines).map { $0 / $1 })
+                )
+            }
+            results.append(row("client.orders.c\(concurrency).vs_urlsession", "GET /orders/1, \(concurrency) at once, over URLSessionTransport",
+                               "urlsessionTransport", over: "raw", "URLSession", .atLeast(0.9)))
+            results.append(row("client.wire.c\(concurrency).vs_urlsession", "GET /orders/1, \(concurrency) at once, over HTTP1Transport",
+                               "http1", over: "raw", "URLSession", .atLeast(4)))
+            if concurrency == 1 {
+                results.append(row("client.wire.c1.vs_floor", "GET /orders/1, 1 at once, over HTTP1Transport",
+                                   "http1", over: "floor", "socket floor", .atLeast(0.5)))
+            }
         }
         return results
     }
 
-    /// Measures `requests` calls at `concurrency` through Baton; returns calls per second.
-    private static func batonSide(_ baseURL: URL, token: String) throws -> (Int, Int) -> Double {
-        let client = try Client(baseURL: baseURL) { configuration in
+    /// Measures `requests` calls at `concurrency` through Baton over `transport`; returns calls
+    /// per second.
+    private static func batonSide(_ baseURL: URL, token: String, transport: any Transport) throws -> (Int, Int) -> Double {
+        let client = try Client(baseURL: baseURL, transport: transport) { configuration in
             configuration.headers["Authorization"] = "Bearer \(token)"
         }
         return { requests, concurrency in

@@ -27,8 +27,9 @@ final class Connection: Sendable {
             wire.close()
         }
         thread.name = "Baton.HTTP1Transport \(pool.host):\(pool.port)"
-        // Far more than the connection's few frames need; the default is megabytes.
-        thread.stackSize = 512 << 10
+        // Handlers of small answers run here (decoding included): room for deep JSON, while
+        // far below the default's 8 MiB of address space.
+        thread.stackSize = 2 << 20
         thread.start()
     }
 

@@ -117,21 +117,23 @@ final class InFlightRequest: PromiseControl {
         promise.report(progress)
     }
 
-    /// Settles the promise with `result`, off the connection's thread, so that its handlers
-    /// (decoding, the next step of a chain) never hold the connection: it is back in the pool,
-    /// free for the next request, before they run.
+    /// Settles the promise with `result`. The connection is back in its pool by then, so a
+    /// request its handlers send (the next step of a chain) can go on this very connection.
+    /// Handlers of a small answer run on the connection's thread, as URLSession's run on its
+    /// delegate queue; a large answer (``URLSessionTransport/parallelDecodingThreshold`` or
+    /// more) is handed to a global queue, so that decoding it holds up no other request.
     func finish(_ result: Result<HTTPResponse, URLError>) {
-        let promise = self.promise
-        DispatchQueue.global().async {
-            switch result {
-            case .success(let response):
-                // A download whose call was cancelled as it completed: nobody will move its file.
-                if !promise.settle(.success(response)), let file = response.bodyFile {
-                    try? FileManager.default.removeItem(at: file)
-                }
-            case .failure(let error):
-                promise.settle(.failure(error))
+        switch result {
+        case .success(let response) where response.body.count >= URLSessionTransport.parallelDecodingThreshold:
+            let promise = self.promise
+            DispatchQueue.global().async { promise.fulfil(response) }
+        case .success(let response):
+            // A download whose call was cancelled as it completed: nobody will move its file.
+            if !promise.settle(.success(response)), let file = response.bodyFile {
+                try? FileManager.default.removeItem(at: file)
             }
+        case .failure(let error):
+            promise.settle(.failure(error))
         }
     }
 }
