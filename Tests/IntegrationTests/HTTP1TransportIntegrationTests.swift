@@ -91,6 +91,90 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(echo.bodySHA256, Fixtures.sha256Hex(bytes))
     }
 
+    /// The server refuses the upload from its head (413) while the body is still going out: the
+    /// call ends with that answer, promptly, neither hanging nor crashing.
+    func test_anUploadRefusedMidway_endsWithTheServersAnswer() async throws {
+        let small = try DemoServer.start(configuration: DemoServer.Configuration(maxBodyBytes: 1 << 20, idleTimeout: 30))
+        defer { small.stop() }
+        let tokens = try await login(on: small)
+        let client = try Client(baseURL: small.baseURL, transport: HTTP1Transport()) {
+            $0.retryPolicy = nil
+            $0.headers["Authorization"] = "Bearer \(tokens.token)"
+        }
+        let bytes = Data(repeating: 7, count: 16 << 20)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("baton-413-\(UUID().uuidString)")
+        try bytes.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let error = await awaitFailure(client.send(Demo.echo(.post, body: .file(file, contentType: "application/octet-stream"))))
+
+        XCTAssertEqual(error?.kind, .unacceptableStatus, "\(String(describing: error))")
+        XCTAssertEqual(error?.statusCode, 413)
+    }
+
+    // MARK: Pause and bounded memory
+
+    /// Pausing stops the reading: the server's writes find no room (TCP holds it back) until the
+    /// call resumes; then the whole body arrives.
+    func test_aPausedDownload_holdsTheServerBack_untilResumed() async throws {
+        let size = 64 << 20
+        let server = try ScriptedServer(answer: Array("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n\r\n".utf8), streamed: size)
+        let client = try Client(baseURL: server.url, transport: HTTP1Transport()) {
+            $0.retryPolicy = nil
+            $0.maximumResponseSize = size
+        }
+
+        let download = client.send(Request<Data>(.get, "answer"))
+        download.pause()
+        await fulfillment(of: [server.heldBack], timeout: 60)
+
+        XCTAssertLessThan(server.sent.value, size / 2, "the server was held back well before the end")
+        XCTAssertEqual(download.state, .paused)
+        download.resume()
+        let body = try await download.value
+        XCTAssertEqual(body.count, size)
+    }
+
+    /// 1 GiB a gzip body inflates to, under the default 32 MiB limit: refused when the inflated
+    /// bytes pass the limit, the process's peak resident memory growing by far less than that.
+    func test_aGzipBomb_isStoppedAtTheLimit_inBoundedMemory() async throws {
+        #if os(Linux)
+        let bomb = Self.gzipOfZeros(count: 1 << 30)
+        let server = try ScriptedServer(answer: Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n".utf8) + bomb)
+        let client = try Client(baseURL: server.url, transport: HTTP1Transport()) { $0.retryPolicy = nil }
+        let before = try PeakMemory.reset()
+
+        let error = await awaitFailure(client.send(Request<Data>(.get, "answer")))
+
+        XCTAssertEqual(error?.kind, .responseTooLarge, "\(String(describing: error))")
+        let growth = try PeakMemory.read() - before
+        XCTAssertLessThan(growth, 64 << 20, "peak resident memory grew by \(growth >> 20) MiB")
+        #endif
+    }
+
+    /// The start of a gzip member of `count` zero bytes, made without holding them: one
+    /// fixed-Huffman block (RFC 1951 §3.2.6) of a literal and repeated 258-byte matches at
+    /// distance 1. No trailer: a client that keeps its limit stops long before one is due.
+    private static func gzipOfZeros(count: Int) -> [UInt8] {
+        var bits = BitWriter()
+        bits.bytes = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]
+        bits.write(1, count: 1)  // the last block
+        bits.write(1, count: 2)  // fixed Huffman codes
+        bits.writeReversed(0b0011_0000, count: 8)  // literal 0
+        var matches = (count - 1) / 258
+        // Eight matches of 13 bits are 13 whole bytes: once on a byte boundary, they repeat.
+        while !bits.isAligned, matches > 0 {
+            bits.writeMatch()
+            matches -= 1
+        }
+        var eight = BitWriter()
+        for _ in 0..<8 { eight.writeMatch() }
+        for _ in 0..<(matches / 8) { bits.bytes += eight.bytes }
+        for _ in 0..<(matches % 8) { bits.writeMatch() }
+        bits.flush()
+        return bits.bytes
+    }
+
     // MARK: Malformed answers
 
     /// Each answer, sent by a raw server exactly as written, fails its call with a transport
@@ -128,6 +212,44 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         let error = await awaitFailure(client.send(Request<Data>(.get, "answer")))
 
         XCTAssertEqual(error?.kind, .responseTooLarge, "\(String(describing: error))")
+    }
+
+    /// Bits written least significant first, as DEFLATE packs them.
+    private struct BitWriter {
+        var bytes: [UInt8] = []
+        private var current: UInt32 = 0
+        private var filled = 0
+
+        /// `count` bits of `value`, least significant first (header fields, extra bits).
+        mutating func write(_ value: UInt32, count: Int) {
+            for bit in 0..<count { push((value >> bit) & 1) }
+        }
+
+        /// A Huffman code of `count` bits, most significant first.
+        mutating func writeReversed(_ code: UInt32, count: Int) {
+            for bit in (0..<count).reversed() { push((code >> bit) & 1) }
+        }
+
+        private mutating func push(_ bit: UInt32) {
+            current |= bit << filled
+            filled += 1
+            if filled == 8 { flush() }
+        }
+
+        var isAligned: Bool { filled == 0 }
+
+        /// A match of length 258 (symbol 285) at distance 1 (distance code 0).
+        mutating func writeMatch() {
+            writeReversed(0b1100_0101, count: 8)
+            writeReversed(0, count: 5)
+        }
+
+        mutating func flush() {
+            guard filled > 0 else { return }
+            bytes.append(UInt8(current))
+            current = 0
+            filled = 0
+        }
     }
 
     /// The error `promise` fails with, as an `APIError`.

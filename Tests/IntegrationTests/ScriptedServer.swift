@@ -1,5 +1,7 @@
+import BatonLocking
 @testable import DemoServer
 import Foundation
+import XCTest
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,24 +10,33 @@ import Darwin
 
 /// A loopback server that answers every request with the same bytes, exactly as written, for
 /// the answers DemoServer never sends (a `Content-Length` past `Int64`, a head cut short): it
-/// reads a request's head, writes `answer`, then closes the connection (or, with `holdsOpen`,
-/// waits for the client to close it).
+/// reads a request's head, writes `answer` and then `streamed` bytes more, then closes the
+/// connection (or, with `holdsOpen`, waits for the client to close it).
+///
+/// It counts the bytes it has sent, and tells (``heldBack``) when the client stopped taking
+/// them: a write of the streamed bytes that waited for room in the socket for a fifth of a second.
 final class ScriptedServer: Sendable {
     let port: UInt16
     private let listener: Int32
     private let wake: (read: Int32, write: Int32)
     private let thread: ServerThread
+    /// Bytes sent so far, over every connection.
+    let sent = Locked(0)
+    /// Fulfilled the first time a streamed write waited 200 ms for the client to take bytes.
+    let heldBack = XCTestExpectation(description: "the client stopped reading")
 
-    init(answer: [UInt8], holdsOpen: Bool = false) throws {
+    init(answer: [UInt8], streamed: Int = 0, holdsOpen: Bool = false) throws {
         let (listener, port) = try Posix.listenOnLoopback(port: 0, backlog: 16)
         let wake = try Posix.makePipe()
         self.listener = listener
         self.port = port
         self.wake = wake
+        let sent = self.sent, heldBack = self.heldBack
+        heldBack.assertForOverFulfill = false
         thread = try ServerThread.start {
             while case .ready = Posix.wait(for: listener, wake: wake.read, until: .now + .seconds(300)) {
                 while case .accepted(let connection, _) = Posix.accept(on: listener) {
-                    Self.serve(connection, answer: answer, holdsOpen: holdsOpen, wake: wake.read)
+                    Self.serve(connection, answer: answer, streamed: streamed, holdsOpen: holdsOpen, wake: wake.read, sent: sent, heldBack: heldBack)
                     Posix.closeDescriptor(connection)
                 }
             }
@@ -42,8 +53,10 @@ final class ScriptedServer: Sendable {
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)/answer")! }
 
-    /// Reads up to the end of a request head, then sends `answer`.
-    private static func serve(_ connection: Int32, answer: [UInt8], holdsOpen: Bool, wake: Int32) {
+    /// Reads up to the end of a request head, then sends `answer` and `streamed` bytes.
+    private static func serve(
+        _ connection: Int32, answer: [UInt8], streamed: Int, holdsOpen: Bool, wake: Int32, sent total: Locked<Int>, heldBack: XCTestExpectation
+    ) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let end: [UInt8] = Array("\r\n\r\n".utf8)
@@ -59,6 +72,22 @@ final class ScriptedServer: Sendable {
             let count = answer.withUnsafeBytes { Posix.send(connection, UnsafeRawBufferPointer(rebasing: $0[sent...])) }
             guard count >= 0 else { return }
             sent += count
+            total.withLock { $0 += count }
+        }
+        let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 64 << 10)
+        var streamedSent = 0
+        while streamedSent < streamed {
+            switch Posix.wait(for: connection, writable: true, wake: wake, until: .now + .milliseconds(200)) {
+            case .ready: break
+            case .timedOut:
+                heldBack.fulfill()
+                continue
+            case .stopping: return
+            }
+            let count = piece.withUnsafeBytes { Posix.send(connection, UnsafeRawBufferPointer(rebasing: $0[0..<min($0.count, streamed - streamedSent)])) }
+            guard count >= 0 else { return }
+            streamedSent += count
+            total.withLock { $0 += count }
         }
         guard holdsOpen else { return Posix.shutdownWrite(connection) }
         while Posix.wait(for: connection, wake: wake, until: .now + .seconds(30)) == .ready {
