@@ -102,10 +102,14 @@ public final class Client: Sendable {
     /// redirect policy and sensitive headers, and the transfer options the endpoint asks for
     /// within the client's size limit.
     func exchange<E: Endpoint>(for endpoint: E) -> Exchange {
-        let options = TransferOptions(
+        var options = TransferOptions(
             tracksDownloadProgress: endpoint.tracksDownloadProgress, maximumResponseSize: configuration.maximumResponseSize,
             downloadsToFile: endpoint is any DownloadsToFile
         )
+        if !configuration.monitors.isEmpty {
+            // Weak: a connection idling after the client is gone has nobody left to tell.
+            options.connectionEvents = { [weak self] event in self?.emit(.connection(event)) }
+        }
         return Exchange(transport: transport, redirects: configuration.redirects, sensitiveHeaders: configuration.sensitiveHeaders, options: options)
     }
 

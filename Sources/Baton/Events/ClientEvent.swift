@@ -40,6 +40,10 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
         /// The call failed on the network (``ClientEvent/error``) and answered from the client's
         /// store instead (see ``Client/answer(for:offline:)``).
         public static let answeredFromStore = Kind(name: "answeredFromStore")
+        /// A connection of the client's transport opened, was reused or closed (``ClientEvent/connection``).
+        /// Told by transports that pool connections, such as ``HTTP1Transport``, to clients with
+        /// monitors; a connection is not a call, so the ``ClientEvent/request`` is empty.
+        public static let connection = Kind(name: "connection")
 
         /// The kind's name, as in `retrying`.
         public var description: String { name }
@@ -68,11 +72,13 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
     public let response: HTTPResponse?
     /// How long the call took from ``Client/send(_:)``, for ``Kind/succeeded`` and ``Kind/failed``.
     public let duration: Duration?
+    /// What happened to the connection, for ``Kind/connection``.
+    public let connection: ConnectionEvent?
 
     private init(
         _ kind: Kind, _ request: RequestSummary, attempt: Int? = nil, attempts: Int? = nil, urlRequest: URLRequest? = nil,
         error: (any Error)? = nil, delay: Duration? = nil, retryCause: RetryCause? = nil, response: HTTPResponse? = nil,
-        duration: Duration? = nil
+        duration: Duration? = nil, connection: ConnectionEvent? = nil
     ) {
         self.kind = kind
         self.request = request
@@ -84,6 +90,7 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
         self.retryCause = retryCause
         self.response = response
         self.duration = duration
+        self.connection = connection
     }
 
     /// The event of a call to `request` being made.
@@ -122,6 +129,11 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
     /// The event of a call to `request` answered from the store after the network failed with `error`.
     static func answeredFromStore(_ request: RequestSummary, error: any Error) -> ClientEvent {
         ClientEvent(.answeredFromStore, request, error: error)
+    }
+
+    /// The event of `connection` having opened, been reused or closed.
+    static func connection(_ connection: ConnectionEvent) -> ClientEvent {
+        ClientEvent(.connection, RequestSummary(method: .get, url: nil, path: ""), connection: connection)
     }
 
     /// The kind and the call, as in `failed: GET /orders/7`.

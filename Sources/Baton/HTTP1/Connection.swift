@@ -13,10 +13,10 @@ final class Connection: Sendable {
 
     /// Starts a connection of `pool` on a thread of its own, carrying `first`, then whatever the
     /// pool gives it, until the pool lets it close.
-    static func start(in pool: ConnectionPool, first: InFlightRequest) {
+    static func start(in pool: ConnectionPool, number: Int, first: InFlightRequest) {
         let connection = Connection()
         let thread = Thread {
-            var wire = WireConnection(host: pool.host, port: pool.port, configuration: pool.configuration)
+            var wire = WireConnection(host: pool.host, port: pool.port, configuration: pool.configuration, number: number)
             var request: InFlightRequest? = first
             while let current = request {
                 let result = wire.carry(current)
@@ -24,7 +24,7 @@ final class Connection: Sendable {
                 // caller's handler finds this connection idle, rather than opening another.
                 request = pool.next(for: connection) { current.finish(result) }
             }
-            wire.close()
+            wire.close(because: pool.isClosed ? "its transport was released" : "it idled for \(pool.configuration.idleTimeout)")
         }
         thread.name = "Baton.HTTP1Transport \(pool.host):\(pool.port)"
         // Handlers of small answers run here (decoding included): room for deep JSON, while

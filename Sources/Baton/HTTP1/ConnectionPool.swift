@@ -26,6 +26,8 @@ final class ConnectionPool: Sendable {
         var count = 0
         /// The transport is gone: idle connections close, busy ones once the line is empty.
         var isClosed = false
+        /// Connections opened so far: the next one's number.
+        var opened = 0
 
         mutating func takeWaiting() -> InFlightRequest? {
             guard head < waiting.count else { return nil }
@@ -51,19 +53,20 @@ final class ConnectionPool: Sendable {
 
     /// Hands `request` to a connection, or queues it.
     func enqueue(_ request: InFlightRequest) {
-        enum Action { case hand(Connection), open, wait }
+        enum Action { case hand(Connection), open(number: Int), wait }
         let action: Action = state.withLock(annotating: self) { state in
             if let connection = state.idle.popLast() { return .hand(connection) }
             if state.count < max(1, configuration.maximumConnectionsPerOrigin) {
                 state.count += 1
-                return .open
+                state.opened += 1
+                return .open(number: state.opened)
             }
             state.waiting.append(request)
             return .wait
         }
         switch action {
         case .hand(let connection): connection.hand(request)
-        case .open: Connection.start(in: self, first: request)
+        case .open(let number): Connection.start(in: self, number: number, first: request)
         case .wait: break
         }
     }
@@ -96,6 +99,9 @@ final class ConnectionPool: Sendable {
         connection.waitForHandoff(timeout: nil)
         return connection.takeHandoff()
     }
+
+    /// Whether the transport is gone.
+    var isClosed: Bool { state.withLock(annotating: self) { $0.isClosed } }
 
     /// The transport is gone: idle connections close now, busy ones after the requests waiting.
     func close() {

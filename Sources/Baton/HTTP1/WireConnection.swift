@@ -9,13 +9,23 @@ struct WireConnection {
     let host: String
     let port: Int
     let configuration: HTTP1Transport.Configuration
+    /// The connection's number among those to its server, for its events.
+    let number: Int
     private var socket: Socket?
+    /// Where the last request carried wanted the connection's events told: it hears of the
+    /// connection closing while it idles, too.
+    private var observer: (@Sendable (ConnectionEvent) -> Void)?
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
 
-    init(host: String, port: Int, configuration: HTTP1Transport.Configuration) {
+    init(host: String, port: Int, configuration: HTTP1Transport.Configuration, number: Int) {
         self.host = host
         self.port = port
         self.configuration = configuration
+        self.number = number
+    }
+
+    private func tell(_ kind: ConnectionEvent.Kind, reason: String? = nil) {
+        observer?(ConnectionEvent(kind, server: "\(host):\(port)", connection: number, reason: reason))
     }
 
     /// Sends `request` and reads its answer, or says why there is none. A request sent on a
@@ -23,6 +33,7 @@ struct WireConnection {
     /// a new one, when its method is idempotent.
     mutating func carry(_ request: InFlightRequest) -> Result<HTTPResponse, URLError> {
         guard !request.isCancelled else { return .failure(URLError(.cancelled)) }
+        observer = request.options.connectionEvents
         var sentAgain = false
         while true {
             var answered = false
@@ -32,12 +43,15 @@ struct WireConnection {
                 guard request.attach(socket) else { throw URLError(.cancelled) }
                 defer { request.detach() }
                 let outcome = try exchange(request, on: socket, answered: &answered)
-                if !outcome.keepsConnection { close() }
+                if !outcome.keepsConnection { close(because: "the server asked to close it, or ended its answer by closing it") }
                 return .success(outcome.response)
             } catch {
-                close()
-                if request.isCancelled { return .failure(URLError(.cancelled)) }
+                if request.isCancelled {
+                    close(because: "its request was cancelled")
+                    return .failure(URLError(.cancelled))
+                }
                 let failure = error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])
+                close(because: "its exchange failed (\(failure.detail ?? "URLError \(failure.code.rawValue)"))")
                 if reused, !answered, !sentAgain, request.isIdempotent, failure.code == .networkConnectionLost {
                     sentAgain = true
                     continue
@@ -54,18 +68,24 @@ struct WireConnection {
     /// The socket to send on: the kept-alive one unless the server has closed it (or sent
     /// something unasked) while it idled, else a new one.
     private mutating func openSocket(for request: InFlightRequest) throws(URLError) -> Socket {
-        if let socket, !socket.hasInputOrHangUp { return socket }
-        close()
+        if let socket, !socket.hasInputOrHangUp {
+            tell(.reused)
+            return socket
+        }
+        close(because: "the server closed it while it idled")
         let timeout = min(configuration.connectTimeout, request.timeout)
         let socket = try Socket.connect(host: host, port: port, timeout: timeout)
         self.socket = socket
+        tell(.opened)
         return socket
     }
 
-    /// Closes the socket, if one is open.
-    mutating func close() {
-        socket?.close()
-        socket = nil
+    /// Closes the socket, if one is open, and tells why.
+    mutating func close(because reason: String) {
+        guard let socket else { return }
+        socket.close()
+        self.socket = nil
+        tell(.closed, reason: reason)
     }
 
     /// The answer to one request, and whether its connection can carry another.

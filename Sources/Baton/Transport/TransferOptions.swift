@@ -19,6 +19,11 @@ public struct TransferOptions: Sendable, Equatable {
     /// (``Client/download(_:to:)``), which ``maximumResponseSize`` does not bound. Other answers
     /// (an error's explanation) stay in memory, under the limit. Default `false`.
     public var downloadsToFile: Bool
+    /// Where a transport that pools connections tells what happens to the connection carrying
+    /// this request (opened, reused, closed), and later to it while it idles. `nil` (the
+    /// default): nobody listens. Not compared by `==`: two options that differ only here ask the
+    /// same transfer.
+    public var connectionEvents: (@Sendable (ConnectionEvent) -> Void)?
 
     /// 32 MiB: far above any JSON answer or photo, and low enough that a few dozen calls at once
     /// fit in a phone's memory. A client's default too
@@ -33,5 +38,11 @@ public struct TransferOptions: Sendable, Equatable {
         self.tracksDownloadProgress = tracksDownloadProgress
         self.maximumResponseSize = maximumResponseSize
         self.downloadsToFile = downloadsToFile
+    }
+
+    /// Whether `a` and `b` ask the same transfer (``connectionEvents`` is not compared).
+    public static func == (a: TransferOptions, b: TransferOptions) -> Bool {
+        a.tracksDownloadProgress == b.tracksDownloadProgress && a.maximumResponseSize == b.maximumResponseSize
+            && a.downloadsToFile == b.downloadsToFile
     }
 }

@@ -1,0 +1,41 @@
+/// What happened to one of a transport's connections: opened, reused for another request, or
+/// closed, with why. ``HTTP1Transport`` tells them (``TransferOptions/connectionEvents``), and a
+/// client hands them to its monitors as ``ClientEvent/Kind/connection`` events, so that a pool's
+/// work can be watched: one connection opened then reused, not one per request.
+public struct ConnectionEvent: Sendable, CustomStringConvertible {
+    /// What happened. Compare with `==`, or `switch` with a `default`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+
+        /// A new connection was opened for a request.
+        public static let opened = Kind(name: "opened")
+        /// A kept-alive connection carries another request.
+        public static let reused = Kind(name: "reused")
+        /// The connection was closed; ``ConnectionEvent/reason`` says why.
+        public static let closed = Kind(name: "closed")
+
+        /// The kind's name.
+        public var description: String { name }
+    }
+
+    /// What happened.
+    public let kind: Kind
+    /// The server it connects to, as `host:port`.
+    public let server: String
+    /// The connection's number, unique within its transport: the events of one connection share it.
+    public let connection: Int
+    /// Why it closed, for ``Kind/closed``, as in `the server asked to close it`.
+    public let reason: String?
+
+    init(_ kind: Kind, server: String, connection: Int, reason: String? = nil) {
+        self.kind = kind
+        self.server = server
+        self.connection = connection
+        self.reason = reason
+    }
+
+    /// As in `connection 3 to 127.0.0.1:8080 closed: idle for 60 seconds`.
+    public var description: String {
+        "connection \(connection) to \(server) \(kind)" + (reason.map { ": \($0)" } ?? "")
+    }
+}
