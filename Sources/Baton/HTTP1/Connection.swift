@@ -16,7 +16,8 @@ final class Connection: Sendable {
     static func start(in pool: ConnectionPool, first: InFlightRequest) {
         let connection = Connection()
         let thread = Thread {
-            var wire = WireConnection(host: pool.host, port: pool.port, configuration: pool.configuration)
+            var wire = WireConnection(host: pool.host, port: pool.port, configuration: pool.configuration,
+                                      cookies: pool.cookies)
             var request: InFlightRequest? = first
             while let current = request {
                 let result = wire.carry(current)
