@@ -39,7 +39,7 @@ final class CookieJar: Sendable {
         var expiry: Date?
         /// When it was first set, as a tick of the jar's clock: orders cookies of equal paths.
         var creation: UInt64
-        /// When it was last set or sent: the least recent is evicted first.
+        /// When it was last set or sent, a tick no other cookie has: the least recent is evicted first.
         var lastAccess: UInt64
 
         func isExpired(at now: Date) -> Bool { expiry.map { $0 <= now } ?? false }
@@ -61,6 +61,25 @@ final class CookieJar: Sendable {
         mutating func set(_ bucket: [Cookie], for domain: String) {
             count += bucket.count - (cookies[domain]?.count ?? 0)
             cookies[domain] = bucket.isEmpty ? nil : bucket
+        }
+
+        /// Drops the expired cookies, then the least recently used, until `limit` are left: one
+        /// pass and one sort, however many go.
+        mutating func evict(downTo limit: Int, now: Date) {
+            var uses: [(lastAccess: UInt64, domain: String)] = []
+            for (domain, bucket) in cookies {
+                let kept = bucket.filter { !$0.isExpired(at: now) }
+                if kept.count != bucket.count { set(kept, for: domain) }
+                uses += kept.map { ($0.lastAccess, domain) }
+            }
+            guard count > limit else { return }
+            var evicted: [String: Set<UInt64>] = [:]
+            for use in uses.sorted(by: { $0.lastAccess < $1.lastAccess }).prefix(count - limit) {
+                evicted[use.domain, default: []].insert(use.lastAccess)
+            }
+            for (domain, ticks) in evicted {
+                set(cookies[domain, default: []].filter { !ticks.contains($0.lastAccess) }, for: domain)
+            }
         }
     }
 
@@ -113,14 +132,7 @@ final class CookieJar: Sendable {
                 }
                 state.set(bucket, for: cookie.domain)
             }
-            guard state.count > Self.maximumCookies else { return }
-            for (domain, bucket) in state.cookies { state.set(bucket.filter { !$0.isExpired(at: now) }, for: domain) }
-            while state.count > Self.maximumCookies {
-                let oldest = state.cookies.min { $0.value.map(\.lastAccess).min()! < $1.value.map(\.lastAccess).min()! }!
-                var bucket = oldest.value
-                bucket.remove(at: Self.leastRecentlyUsed(in: bucket))
-                state.set(bucket, for: oldest.key)
-            }
+            if state.count > Self.maximumCookies { state.evict(downTo: Self.maximumCookies, now: now) }
         }
     }
 
