@@ -9,7 +9,7 @@ import XCTest
 
 /// `HTTP1Transport` against DemoServer and a scripted raw server: connections kept alive and
 /// bounded, a stale connection's request sent again only when that is safe, bodies sent with
-/// their length, and malformed answers failing their calls with a sentence.
+/// their length, malformed answers failing their calls with a sentence, and cookies kept.
 final class HTTP1TransportIntegrationTests: IntegrationTestCase {
     /// A client of `server` over a transport of its own, with `maximumConnectionsPerOrigin`.
     private func makeHTTP1Client(connections: Int = 16, retries: Bool = false) throws -> Client {
@@ -249,6 +249,28 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
             bytes.append(UInt8(current))
             current = 0
             filled = 0
+        }
+    }
+
+    /// A cookie set by a redirect is kept by the transport and sent with the next request to its
+    /// host (on another port: cookies are not kept apart by port, RFC 6265 §8.5); one for
+    /// another site is refused; a transport that keeps no cookies sends none.
+    func test_aCookieSetByARedirect_goesBackToItsHost_unlessTurnedOff() async throws {
+        let echo = server.baseURL.appendingPathComponent("_demo/echo").absoluteString
+        let answer = "HTTP/1.1 302 Found\r\nSet-Cookie: session=c1; Path=/; HttpOnly\r\n"
+            + "Set-Cookie: tracker=t; Domain=example.com\r\nLocation: \(echo)\r\nContent-Length: 0\r\n\r\n"
+        for keepsCookies in [true, false] {
+            let scripted = try ScriptedServer(answer: Array(answer.utf8))
+            var settings = HTTP1Transport.Configuration()
+            settings.keepsCookies = keepsCookies
+            let client = try Client(baseURL: scripted.url, transport: HTTP1Transport(configuration: settings)) {
+                $0.retryPolicy = nil
+            }
+
+            let received = try await client.send(Request<Echo>(.get, "answer")).value
+
+            XCTAssertEqual(received.path, "/_demo/echo")
+            XCTAssertEqual(received.headers["cookie"], keepsCookies ? "session=c1" : nil, "keepsCookies: \(keepsCookies)")
         }
     }
 

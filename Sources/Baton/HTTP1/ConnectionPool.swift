@@ -15,6 +15,8 @@ final class ConnectionPool: Sendable {
     let host: String
     let port: Int
     let configuration: HTTP1Transport.Configuration
+    /// The transport's cookies, for every connection of the pool; `nil` when it keeps none.
+    let cookies: CookieJar?
 
     private struct State {
         /// Requests waiting for a connection, oldest first, from `head` on.
@@ -45,10 +47,11 @@ final class ConnectionPool: Sendable {
 
     private let state = Lock(State())
 
-    init(host: String, port: Int, configuration: HTTP1Transport.Configuration) {
+    init(host: String, port: Int, configuration: HTTP1Transport.Configuration, cookies: CookieJar?) {
         self.host = host
         self.port = port
         self.configuration = configuration
+        self.cookies = cookies
     }
 
     /// Hands `request` to a connection, or queues it.

@@ -33,9 +33,10 @@ import FoundationNetworking
 ///
 /// It does not speak HTTP/2, TLS (`https`: use ``URLSessionTransport``; the default transport
 /// does so by itself), or through a proxy; it follows no redirect (the client does, under its
-/// ``RedirectPolicy``) and keeps no cookies or cache.
+/// ``RedirectPolicy``) and keeps no cache. It keeps cookies, in memory, for its life, as
+/// URLSession's ephemeral configuration does: see ``Configuration/keepsCookies``.
 public final class HTTP1Transport: Transport {
-    /// How connections are kept.
+    /// How connections and cookies are kept.
     public struct Configuration: Sendable {
         /// The most connections open at once to one origin (scheme, host, port); further requests
         /// wait for one. Default 16.
@@ -45,6 +46,13 @@ public final class HTTP1Transport: Transport {
         /// The longest a connection may take to open, each resolved address tried in turn
         /// within it; the request's own timeout bounds it too. Default 10 s.
         public var connectTimeout: Duration = .seconds(10)
+        /// Whether the cookies servers set are kept and sent back. Default `true`: they are kept
+        /// in memory for the transport's life and sent back only where RFC 6265 allows (a cookie
+        /// goes back to the host that set it, or to the domain it names and its subdomains, under
+        /// its path, and over https only when `Secure`), as URLSession's ephemeral configuration
+        /// does. A request whose `httpShouldHandleCookies` is false neither sends nor keeps them;
+        /// one with a `Cookie` field of its own sends that instead. `false`: none are kept or sent.
+        public var keepsCookies: Bool = true
 
         /// The defaults.
         public init() {}
@@ -53,10 +61,13 @@ public final class HTTP1Transport: Transport {
     /// What the transport was set up with.
     public let configuration: Configuration
     private let pools = Lock<[String: ConnectionPool]>([:])
+    /// The cookies kept, shared by every pool; `nil` when ``Configuration/keepsCookies`` is false.
+    private let cookies: CookieJar?
 
     /// A transport with `configuration`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        cookies = configuration.keepsCookies ? CookieJar() : nil
     }
 
     deinit {
@@ -82,7 +93,7 @@ public final class HTTP1Transport: Transport {
         let key = "\(host):\(port)"
         return pools.withLock(annotating: self) { pools in
             if let pool = pools[key] { return pool }
-            let pool = ConnectionPool(host: host, port: port, configuration: configuration)
+            let pool = ConnectionPool(host: host, port: port, configuration: configuration, cookies: cookies)
             pools[key] = pool
             return pool
         }

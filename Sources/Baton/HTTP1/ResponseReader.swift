@@ -6,10 +6,13 @@ import FoundationNetworking
 /// Reads one answer off a connection: parses it strictly as it arrives, undoes its content
 /// coding, and keeps its body (in memory, under the size limit, or in a download's file),
 /// reading from the socket only as fast as the body is taken and only while the request is not
-/// paused.
+/// paused. The head's cookies are kept as soon as it arrives, whatever its status (a redirect's
+/// included) and whatever becomes of the body.
 struct ResponseReader {
     let request: InFlightRequest
     let socket: Socket
+    /// Where the answer's `Set-Cookie` values go; `nil` when they are not kept.
+    let cookies: CookieJar?
 
     /// The answer, and whether the connection can carry another request.
     struct Outcome {
@@ -26,6 +29,9 @@ struct ResponseReader {
             switch event {
             case .head(let received):
                 head = received
+                if let cookies, let url = request.request.url {
+                    cookies.store(setCookieValues: received.values(for: "Set-Cookie"), from: url)
+                }
                 // Read from the head: the parser is busy parsing, and cannot be asked.
                 sink = try BodySink(head: received, declaredLength: declaredLength(of: received), request: request)
             case .body(let bytes):

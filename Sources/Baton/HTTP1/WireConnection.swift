@@ -11,17 +11,20 @@ struct WireConnection {
     let configuration: HTTP1Transport.Configuration
     /// The connection's number among those to its server, for its events.
     let number: Int
+    /// The transport's cookies: sent with each request, and kept from each answer.
+    let cookies: CookieJar?
     private var socket: Socket?
     /// Where the last request carried wanted the connection's events told: it hears of the
     /// connection closing while it idles, too.
     private var observer: (@Sendable (ConnectionEvent) -> Void)?
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
 
-    init(host: String, port: Int, configuration: HTTP1Transport.Configuration, number: Int) {
+    init(host: String, port: Int, configuration: HTTP1Transport.Configuration, number: Int, cookies: CookieJar?) {
         self.host = host
         self.port = port
         self.configuration = configuration
         self.number = number
+        self.cookies = cookies
     }
 
     private func tell(_ kind: ConnectionEvent.Kind, reason: String? = nil) {
@@ -101,9 +104,12 @@ struct WireConnection {
             guard let length = body.length else { throw URLError(.fileDoesNotExist, detail: "the body's file cannot be read") }
             return length
         }
-        let head = try RequestHead(request.request, bodyLength: bodyLength, cookie: nil)
+        // Read again for each attempt: a request sent again carries the cookies of the moment.
+        let jar = request.request.httpShouldHandleCookies ? cookies : nil
+        let cookie = request.request.url.flatMap { jar?.cookieHeader(for: $0) }
+        let head = try RequestHead(request.request, bodyLength: bodyLength, cookie: cookie)
         let complete = try RequestWriter(request: request, socket: socket).write(head: head.bytes, bodyLength: bodyLength)
-        let reader = ResponseReader(request: request, socket: socket)
+        let reader = ResponseReader(request: request, socket: socket, cookies: jar)
         let outcome = try reader.read(into: &buffer, answered: &answered)
         // A request whose body the server did not wait for leaves the connection unusable.
         return Outcome(response: outcome.response, keepsConnection: outcome.keepsConnection && complete)
