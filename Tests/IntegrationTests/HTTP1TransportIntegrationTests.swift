@@ -65,6 +65,22 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(order.id, 2)
     }
 
+    /// Monitors see the pool work: one connection opened, then reused, and closed with why when
+    /// the server asks.
+    func test_monitors_seeConnectionsOpenedReusedAndClosed() async throws {
+        let recorder = EventRecorder()
+        let base = try makeHTTP1Client()
+        let client = try Client(configuration: base.configuration.withMonitors([recorder]), transport: base.transport)
+
+        for id in 1...3 { _ = try await client.send(Request<Order>(.get, "orders/\(id)")).value }
+        _ = try await client.send(Request<Order>(.get, "orders/4", headers: ["Connection": "close"])).value
+
+        let connections = recorder.events.compactMap(\.connection)
+        XCTAssertEqual(connections.map(\.kind), [.opened, .reused, .reused, .reused, .closed], "\(connections)")
+        XCTAssertEqual(Set(connections.map(\.connection)).count, 1, "one connection: \(connections)")
+        XCTAssertEqual(connections.last?.description, "connection 1 to 127.0.0.1:\(server.port) closed: the server asked to close it, or ended its answer by closing it")
+    }
+
     /// A POST is not: it may have been acted on, so the call fails saying why.
     func test_aStaleConnection_failsAPOST_sayingWhy() async throws {
         let client = try makeHTTP1Client()

@@ -299,3 +299,12 @@ struct HeldAdapter: RequestAdapter {
         return request
     }
 }
+
+extension Client.Configuration {
+    /// This configuration with `monitors` instead of its own.
+    func withMonitors(_ monitors: [any ClientMonitor]) -> Client.Configuration {
+        var configuration = self
+        configuration.monitors = monitors
+        return configuration
+    }
+}
