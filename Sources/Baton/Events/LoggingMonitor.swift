@@ -8,6 +8,7 @@ import Foundation
 /// ```
 /// → GET /orders/1
 /// ⇢ GET /orders/1 attempt 1: curl 'http://127.0.0.1:8080/orders/1' -H 'Authorization: <redacted>'
+/// ⇄ connection 1 to 127.0.0.1:8080 opened
 /// ↻ GET /orders/1 attempt 1 failed (transientFailure), retrying in 0.5 seconds: ...
 /// ✓ GET /orders/1 200 in 3 ms (1 attempt)
 /// ✗ POST /facilities/1/reviews failed after 1 attempt: the server answered 422 ...
@@ -19,7 +20,8 @@ public struct LoggingMonitor: ClientMonitor {
 
     /// - Parameters:
     ///   - redaction: What to hide.
-    ///   - showsAttempts: Whether to log each attempt as a `curl` command line.
+    ///   - showsAttempts: Whether to log each attempt as a `curl` command line, and each
+    ///     connection opened, reused or closed (``ClientEvent/Kind/connection``).
     ///   - write: Where lines go; standard error by default.
     public init(
         redaction: Redaction = .default,
@@ -58,6 +60,8 @@ public struct LoggingMonitor: ClientMonitor {
             write("! \(request): not saved to the store: \(Self.text(of: event.error, redaction))")
         case .answeredFromStore:
             write("↺ \(request) answered from the store: \(Self.text(of: event.error, redaction))")
+        case .connection:
+            if showsAttempts, let connection = event.connection { write("⇄ \(connection)") }
         default:
             write("· \(event)")
         }
