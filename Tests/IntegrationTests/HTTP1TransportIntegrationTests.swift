@@ -128,6 +128,23 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(error?.statusCode, 413)
     }
 
+    /// A server that answers `413` from the head and reads no more of the body: the client stops
+    /// sending and reads the answer, rather than wait for room to send the rest.
+    func test_anAnswerBeforeTheBody_stopsTheUpload_andIsTheCallsAnswer() async throws {
+        let server = try ScriptedServer(
+            answer: Array("HTTP/1.1 413 Content Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
+            holdsOpen: true, reads: false
+        )
+        let client = try Client(baseURL: server.url, transport: HTTP1Transport()) {
+            $0.retryPolicy = nil
+            $0.timeout = .seconds(20)
+        }
+
+        let error = await awaitFailure(client.send(Request<Data>(.post, "answer", body: .data(Data(count: 64 << 20), contentType: "application/octet-stream"))))
+
+        XCTAssertEqual(error?.statusCode, 413, "\(String(describing: error))")
+    }
+
     // MARK: Pause and bounded memory
 
     /// Pausing stops the reading: the server's writes find no room (TCP holds it back) until the
@@ -142,7 +159,7 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
 
         let download = client.send(Request<Data>(.get, "answer"))
         download.pause()
-        await fulfillment(of: [server.heldBack], timeout: 60)
+        await fulfillment(of: [server.heldBack], timeout: 30)
 
         XCTAssertLessThan(server.sent.value, size / 2, "the server was held back well before the end")
         XCTAssertEqual(download.state, .paused)

@@ -25,7 +25,10 @@ final class ScriptedServer: Sendable {
     /// Fulfilled the first time a streamed write waited 200 ms for the client to take bytes.
     let heldBack = XCTestExpectation(description: "the client stopped reading")
 
-    init(answer: [UInt8], streamed: Int = 0, holdsOpen: Bool = false) throws {
+    /// - Parameter reads: With `holdsOpen`, whether the server goes on reading what the client
+    ///   sends after the answer (`false`: it reads nothing more, so a client still sending a body
+    ///   finds no room once the socket's buffers are full).
+    init(answer: [UInt8], streamed: Int = 0, holdsOpen: Bool = false, reads: Bool = true) throws {
         let (listener, port) = try Posix.listenOnLoopback(port: 0, backlog: 16)
         let wake = try Posix.makePipe()
         self.listener = listener
@@ -36,7 +39,8 @@ final class ScriptedServer: Sendable {
         thread = try ServerThread.start {
             while case .ready = Posix.wait(for: listener, wake: wake.read, until: .now + .seconds(300)) {
                 while case .accepted(let connection, _) = Posix.accept(on: listener) {
-                    Self.serve(connection, answer: answer, streamed: streamed, holdsOpen: holdsOpen, wake: wake.read, sent: sent, heldBack: heldBack)
+                    Self.serve(connection, answer: answer, streamed: streamed, holdsOpen: holdsOpen, reads: reads,
+                               wake: wake.read, sent: sent, heldBack: heldBack)
                     Posix.closeDescriptor(connection)
                 }
             }
@@ -55,7 +59,8 @@ final class ScriptedServer: Sendable {
 
     /// Reads up to the end of a request head, then sends `answer` and `streamed` bytes.
     private static func serve(
-        _ connection: Int32, answer: [UInt8], streamed: Int, holdsOpen: Bool, wake: Int32, sent total: Locked<Int>, heldBack: XCTestExpectation
+        _ connection: Int32, answer: [UInt8], streamed: Int, holdsOpen: Bool, reads: Bool, wake: Int32,
+        sent total: Locked<Int>, heldBack: XCTestExpectation
     ) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -90,6 +95,10 @@ final class ScriptedServer: Sendable {
             total.withLock { $0 += count }
         }
         guard holdsOpen else { return Posix.shutdownWrite(connection) }
+        guard reads else {
+            _ = Posix.wait(for: nil, wake: wake, until: .now + .seconds(60))
+            return
+        }
         while Posix.wait(for: connection, wake: wake, until: .now + .seconds(30)) == .ready {
             guard let count = buffer.withUnsafeMutableBytes({ Posix.receive(connection, into: $0) }), count > 0 else { return }
         }

@@ -21,16 +21,16 @@ struct RequestWriter {
     func write(head: [UInt8], bodyLength: Int64?) throws -> Bool {
         let timeout = request.timeout
         guard let body = request.body, let bodyLength, bodyLength > 0 else {
-            try head.withUnsafeBytes { bytes in try socket.write(bytes, timeout: timeout) }
+            _ = try head.withUnsafeBytes { bytes in try socket.write(bytes, timeout: timeout) }
             return true
         }
         if let data = body.data, data.count <= Self.pieceSize {
             // A small body leaves with its head, in one write.
-            try (head + data).withUnsafeBytes { bytes in try socket.write(bytes, timeout: timeout) }
+            _ = try (head + data).withUnsafeBytes { bytes in try socket.write(bytes, timeout: timeout) }
             report(sent: bodyLength, of: bodyLength)
             return true
         }
-        try head.withUnsafeBytes { bytes in try socket.write(bytes, timeout: timeout) }
+        _ = try head.withUnsafeBytes { bytes in try socket.write(bytes, timeout: timeout) }
         report(sent: 0, of: bodyLength)
         if let data = body.data {
             var offset = 0
@@ -65,8 +65,7 @@ struct RequestWriter {
         guard request.waitWhilePaused() else { throw URLError(.cancelled) }
         if socket.isReadable { return false }
         do {
-            try piece.withUnsafeBytes { bytes in try socket.write(bytes, timeout: request.timeout) }
-            return true
+            return try piece.withUnsafeBytes { bytes in try socket.write(bytes, timeout: request.timeout, untilAnswered: true) }
         } catch let error as URLError where error.code == .networkConnectionLost && socket.isReadable {
             // The server stopped reading to answer: its answer is waiting.
             return false

@@ -104,7 +104,10 @@ struct Socket: Sendable {
     }
 
     /// Writes all of `bytes`, waiting up to `timeout` each time the socket cannot take more.
-    func write(_ bytes: UnsafeRawBufferPointer, timeout: Duration) throws(URLError) {
+    /// With `untilAnswered`, stops as soon as the server has sent something (an answer that
+    /// does not wait for the rest of the body) and returns `false`; `true` when all was written.
+    @discardableResult
+    func write(_ bytes: UnsafeRawBufferPointer, timeout: Duration, untilAnswered: Bool = false) throws(URLError) -> Bool {
         var offset = 0
         while offset < bytes.count {
             #if canImport(Glibc)
@@ -118,11 +121,14 @@ struct Socket: Sendable {
             }
             switch errno {
             case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: try wait(for: Int16(POLLOUT), timeout: timeout)
+            case EAGAIN, EWOULDBLOCK:
+                try wait(for: Int16(POLLOUT) | (untilAnswered ? Int16(POLLIN) : 0), timeout: timeout)
+                if untilAnswered, isReadable { return false }
             case EPIPE, ECONNRESET: throw URLError(.networkConnectionLost, detail: "the server closed the connection while the request was sent")
             default: throw URLError(.networkConnectionLost, detail: "sending failed (\(Self.errorText()))")
             }
         }
+        return true
     }
 
     /// Whether the server has sent something or closed the connection: on an idle kept-alive

@@ -6,7 +6,8 @@ import FoundationNetworking
 /// Moves one HTTP exchange over the wire: Baton's ``Client`` builds, adapts, validates, decodes
 /// and retries; a transport only sends what it is given and reports what came back.
 ///
-/// ``URLSessionTransport`` is the real one. ``StubTransport`` answers from a table, for unit
+/// ``HTTP1Transport`` (Baton's own HTTP/1.1, the default for `http` on Linux) and
+/// ``URLSessionTransport`` are the real ones. ``StubTransport`` answers from a table, for unit
 /// tests of your own code. Write your own to route requests elsewhere.
 ///
 /// A transport's promise must:
