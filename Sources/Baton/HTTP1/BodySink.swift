@@ -33,10 +33,12 @@ struct BodySink {
         if let declaredLength, declaredLength > Int64(limit) {
             throw URLError(.dataLengthExceedsMaximum, detail: "the answer declares \(declaredLength) bytes")
         }
-        switch head["Content-Encoding"]?.lowercased().trimmingCharacters(in: .whitespaces) {
-        case "gzip", "x-gzip": inflater = Inflater(format: .gzip, limit: limit)
-        case "deflate": inflater = Inflater(format: .deflate, limit: limit)
-        default: inflater = nil  // identity, or a coding the request did not ask for: kept as it came
+        // Identity, or a coding the request did not ask for, is kept as it came.
+        inflater = head["Content-Encoding"].flatMap { [limit] coding in
+            if WireText.equalIgnoringCase(coding, "gzip") || WireText.equalIgnoringCase(coding, "x-gzip") {
+                return Inflater(format: .gzip, limit: limit)
+            }
+            return WireText.equalIgnoringCase(coding, "deflate") ? Inflater(format: .deflate, limit: limit) : nil
         }
         total = inflater == nil ? declaredLength : nil
         reportsEachChunk = options.tracksDownloadProgress || request.body != nil

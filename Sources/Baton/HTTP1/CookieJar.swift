@@ -140,7 +140,8 @@ final class CookieJar: Sendable {
     /// whose domain, path and `Secure` allow it, unexpired, longer paths first, then those set
     /// earlier; `nil` when there are none.
     func cookieHeader(for url: URL, now: Date = Date()) -> String? {
-        guard let host = Self.host(of: url) else { return nil }
+        // Most APIs set no cookie: their requests pay for no URL parsing here.
+        guard state.withLock(annotating: self, { $0.count > 0 }), let host = Self.host(of: url) else { return nil }
         let isSecureScheme = url.scheme?.lowercased() == "https"
         let path = Self.requestPath(of: url)
         // The host, and every domain it is a subdomain of.

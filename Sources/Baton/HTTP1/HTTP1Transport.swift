@@ -80,7 +80,7 @@ public final class HTTP1Transport: Transport {
     /// `URLError(.unsupportedURL)` before anything is sent.
     public func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {
         let inFlight = InFlightRequest(request: request, body: body, options: options)
-        guard let url = request.url, url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
+        guard let url = request.url, WireText.equalIgnoringCase(url.scheme ?? "", "http"), let host = url.host, !host.isEmpty else {
             inFlight.finish(.failure(URLError(.unsupportedURL, detail: "HTTP1Transport speaks http only")))
             return inFlight.promise
         }

@@ -19,28 +19,25 @@ struct RequestHead {
     /// - Throws: `URLError(.badURL)` when the URL has no host; ``TransportRefusal`` for a field
     ///   whose name or value could end the line and smuggle in another (CR, LF or NUL).
     init(_ request: URLRequest, bodyLength: Int64?, cookie: String?) throws {
-        guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let host = components.host, !host.isEmpty else {
+        guard let url = request.url, let host = url.host(percentEncoded: true), !host.isEmpty else {
             throw URLError(.badURL, detail: "the request's URL has no host")
         }
         let method = request.httpMethod ?? "GET"
-        var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        if let query = components.percentEncodedQuery { target += "?" + query }
+        let path = url.path(percentEncoded: true)
+        var target = path.isEmpty ? "/" : path
+        if let query = url.query(percentEncoded: true) { target += "?" + query }
         bytes.reserveCapacity(256)
         append("\(method) \(target) HTTP/1.1\r\n")
         // An IPv6 address is written in brackets; the port only when it is not the scheme's.
         let hostName = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        let defaultPort = components.scheme?.lowercased() == "https" ? 443 : 80
-        appendField("Host", components.port.map { $0 == defaultPort ? hostName : "\(hostName):\($0)" } ?? hostName)
+        let defaultPort = WireText.equalIgnoringCase(url.scheme ?? "", "https") ? 443 : 80
+        appendField("Host", url.port.map { $0 == defaultPort ? hostName : "\(hostName):\($0)" } ?? hostName)
         var hasAcceptEncoding = false
         var hasCookie = false
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            switch name.lowercased() {
-            case "host", "content-length", "transfer-encoding", "expect": continue
-            case "accept-encoding": hasAcceptEncoding = true
-            case "cookie": hasCookie = true
-            default: break
-            }
+            if Self.transportOwned.contains(where: { WireText.equalIgnoringCase(name, $0) }) { continue }
+            if WireText.equalIgnoringCase(name, "Accept-Encoding") { hasAcceptEncoding = true }
+            if WireText.equalIgnoringCase(name, "Cookie") { hasCookie = true }
             guard !Self.breaksLine(name), !Self.breaksLine(value) else {
                 throw TransportRefusal(field: "header \(Redaction.escaped(name))", reason: "it contains a line break or NUL")
             }
@@ -56,6 +53,9 @@ struct RequestHead {
         }
         append("\r\n")
     }
+
+    /// The fields the transport sets itself, whatever the request says.
+    private static let transportOwned = ["Host", "Content-Length", "Transfer-Encoding", "Expect"]
 
     private static func breaksLine(_ text: String) -> Bool {
         text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
