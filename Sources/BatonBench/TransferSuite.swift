@@ -13,6 +13,9 @@ import FoundationNetworking
 /// faster) and how far the process's peak resident memory rose above where it stood before
 /// (Linux's `VmHWM`, reset before each side through `/proc/self/clear_refs`).
 ///
+/// Baton's rows run over `URLSessionTransport` (its own cost over the same stack) and, in the
+/// `.http1` rows, over `HTTP1Transport`.
+///
 /// The raw upload sends a body file of the same multipart layout, built beforehand, with
 /// `uploadTask(with:fromFile:)`; Baton builds its body file as part of the call, as a user's call
 /// would. The raw download is a `downloadTask`, which writes to a file too.
@@ -32,7 +35,8 @@ enum TransferSuite {
         let token = try value(of: try Client(baseURL: server.baseURL).send(
             Request<Token>(.post, "tokens", body: .form([("grant_type", "password"), ("username", "demo"), ("password", "demo")]))
         )).token
-        let client = try Client(baseURL: server.baseURL) { $0.headers["Authorization"] = "Bearer \(token)" }
+        let client = try Client(baseURL: server.baseURL, transport: URLSessionTransport()) { $0.headers["Authorization"] = "Bearer \(token)" }
+        let overHTTP1 = try Client(baseURL: server.baseURL, transport: HTTP1Transport()) { $0.headers["Authorization"] = "Bearer \(token)" }
         _ = try value(of: client.send(Request<Review>(.post, "facilities/1/reviews", body: .json(NewReview(content: "bench", rating: 5)))))
 
         // Upload: the raw side's body file is built first, outside the timing.
@@ -56,6 +60,11 @@ enum TransferSuite {
             guard stored.bytes == size else { throw BenchFailure("the server stored \(stored.bytes) bytes of \(size)") }
         }
 
+        let (http1Upload, http1UploadGrowth) = try measured {
+            let stored = try value(of: overHTTP1.send(Request<Photo>(.post, "reviews/1/photos", body: .multipart(form))))
+            guard stored.bytes == size else { throw BenchFailure("the server stored \(stored.bytes) bytes of \(size)") }
+        }
+
         // Download: the photo just stored, to a file.
         let photoURL = server.baseURL.appending(path: "photos/1")
         let (rawDownload, rawDownloadGrowth) = try measured {
@@ -66,6 +75,11 @@ enum TransferSuite {
         let destination = folder.appending(path: "downloaded.jpg")
         let (batonDownload, batonDownloadGrowth) = try measured {
             _ = try value(of: client.download(Request<Data>(.get, "photos/1"), to: destination))
+        }
+
+        let http1Destination = folder.appending(path: "downloaded-http1.jpg")
+        let (http1Download, http1DownloadGrowth) = try measured {
+            _ = try value(of: overHTTP1.download(Request<Data>(.get, "photos/1"), to: http1Destination))
         }
 
         let mib = Double(size) / Double(1 << 20)
@@ -86,6 +100,24 @@ enum TransferSuite {
             BenchResult(
                 name: "download.rss_growth_mib", label: "  peak memory growth while downloading",
                 value: batonDownloadGrowth, unit: "MiB", baseline: rawDownloadGrowth, baselineLabel: "URLSession",
+                target: .valueAtMost(64, unit: "MiB")
+            ),
+            BenchResult(
+                name: "upload.http1", label: "\(Int(mib)) MiB photo uploaded over HTTP1Transport",
+                value: mib / http1Upload, unit: "MiB/s", baseline: mib / rawUpload, baselineLabel: "URLSession", target: .atLeast(1)
+            ),
+            BenchResult(
+                name: "upload.http1.rss_growth_mib", label: "  peak memory growth while uploading",
+                value: http1UploadGrowth, unit: "MiB", baseline: rawUploadGrowth, baselineLabel: "URLSession",
+                target: .valueAtMost(64, unit: "MiB")
+            ),
+            BenchResult(
+                name: "download.http1", label: "\(Int(mib)) MiB photo downloaded to a file over HTTP1Transport",
+                value: mib / http1Download, unit: "MiB/s", baseline: mib / rawDownload, baselineLabel: "URLSession", target: .atLeast(1)
+            ),
+            BenchResult(
+                name: "download.http1.rss_growth_mib", label: "  peak memory growth while downloading",
+                value: http1DownloadGrowth, unit: "MiB", baseline: rawDownloadGrowth, baselineLabel: "URLSession",
                 target: .valueAtMost(64, unit: "MiB")
             ),
         ]

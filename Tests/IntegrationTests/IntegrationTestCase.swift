@@ -248,7 +248,8 @@ class IntegrationTestCase: XCTestCase {
 
         /// The events as short labels: `started GET /orders/1`, `attempt 1`, `retrying after 1
         /// (status 503)`, `succeeded 200 after 2`, `failed after 3 (status 503)`.
-        var labels: [String] { events.map(Self.label) }
+        /// The events of the calls, as labels; connection events, which are the transport's, left out.
+        var labels: [String] { events.filter { $0.kind != .connection }.map(Self.label) }
 
         /// When each attempt started, by attempt number (1 first).
         var attemptTimes: [ContinuousClock.Instant] {
