@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// Where an answer's body goes as it arrives, once any `gzip` or `deflate` coding is undone: to
 /// memory, never past ``TransferOptions/maximumResponseSize``, or, for a download's successful
-/// answer, to a temporary file a mebibyte at a time.
+/// answer, to a temporary file, each piece as it comes off the wire.
 ///
 /// A body declared longer than the limit is refused before a byte of it is read; one that grows
 /// past it while it arrives (or inflates past it) is refused the moment it does, so memory stays
@@ -18,7 +18,6 @@ struct BodySink {
     private var fedInflater = false
     private var data = Data()
     private var download: (url: URL, handle: FileHandle)?
-    private var unwritten = Data()
     /// Body bytes kept so far, after decoding.
     private(set) var received: Int64 = 0
     /// The total for progress reports: the declared length, when the body is not encoded.
@@ -76,8 +75,12 @@ struct BodySink {
         }
         received += Int64(bytes.count)
         if let download {
-            unwritten.append(contentsOf: bytes)
-            if unwritten.count >= 1 << 20 { try flush(to: download.handle) }
+            // Straight from the read buffer to the file: pieces are tens of kibibytes already.
+            do {
+                try download.handle.write(contentsOf: bytes)
+            } catch {
+                throw URLError(.cannotWriteToFile, detail: "the download could not be written (\(error.localizedDescription))")
+            }
         } else {
             data.append(contentsOf: bytes)
         }
@@ -85,15 +88,6 @@ struct BodySink {
         if reportsEachChunk {
             request.report(PromiseProgress(completed: received, total: total, kind: .bytesReceived))
         }
-    }
-
-    private mutating func flush(to handle: FileHandle) throws {
-        do {
-            try handle.write(contentsOf: unwritten)
-        } catch {
-            throw URLError(.cannotWriteToFile, detail: "the download could not be written (\(error.localizedDescription))")
-        }
-        unwritten.removeAll(keepingCapacity: true)
     }
 
     /// The body, or the download's file, once the answer is complete.
@@ -107,7 +101,6 @@ struct BodySink {
         }
         guard let download else { return (data, nil) }
         do {
-            try flush(to: download.handle)
             try download.handle.close()
         } catch {
             discard()
