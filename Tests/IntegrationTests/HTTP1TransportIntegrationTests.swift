@@ -208,6 +208,32 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         return bits.bytes
     }
 
+    // MARK: Names, addresses and timeouts
+
+    /// `localhost` resolves to ::1 and 127.0.0.1; DemoServer listens on the second only, so the
+    /// first refuses and the next address is tried.
+    func test_aNameWithSeveralAddresses_triesEachInTurn() async throws {
+        var configuration = client.configuration
+        configuration.baseURL = URL(string: "http://localhost:\(server.port)/")!
+        let overLocalhost = try Client(configuration: configuration, transport: HTTP1Transport())
+
+        let order = try await overLocalhost.send(Request<Order>(.get, "orders/1")).value
+
+        XCTAssertEqual(order.id, 1)
+    }
+
+    /// A server that stalls in the middle of its answer meets the request's timeout.
+    func test_aServerStallingMidAnswer_meetsTheTimeout() async throws {
+        var configuration = client.configuration
+        configuration.timeout = .milliseconds(300)
+        configuration.retryPolicy = nil
+        let impatient = try Client(configuration: configuration, transport: HTTP1Transport())
+
+        let error = await awaitFailure(impatient.send(Request<Order>(.get, "orders/1", headers: ["X-Demo-Fault": "stall-after=40"])))
+
+        XCTAssertEqual(error?.urlError?.code, .timedOut, "\(String(describing: error))")
+    }
+
     // MARK: Malformed answers
 
     /// Each answer, sent by a raw server exactly as written, fails its call with a transport
@@ -242,9 +268,17 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         let server = try ScriptedServer(answer: Array("HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n\r\nabc".utf8), holdsOpen: true)
         let client = try Client(baseURL: server.url, transport: HTTP1Transport()) { $0.retryPolicy = nil }
 
+        #if os(Linux)
+        let before = try PeakMemory.reset()
+        #endif
+
         let error = await awaitFailure(client.send(Request<Data>(.get, "answer")))
 
         XCTAssertEqual(error?.kind, .responseTooLarge, "\(String(describing: error))")
+        #if os(Linux)
+        let growth = try PeakMemory.read() - before
+        XCTAssertLessThan(growth, 64 << 20, "peak resident memory grew by \(growth >> 20) MiB")
+        #endif
     }
 
     /// Bits written least significant first, as DEFLATE packs them.
