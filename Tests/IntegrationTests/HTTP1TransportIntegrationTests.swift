@@ -172,7 +172,7 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
     /// bytes pass the limit, the process's peak resident memory growing by far less than that.
     func test_aGzipBomb_isStoppedAtTheLimit_inBoundedMemory() async throws {
         #if os(Linux)
-        let bomb = Self.gzipOfZeros(count: 1 << 30)
+        let bomb = GzipBomb.zeros(count: 1 << 30)
         let server = try ScriptedServer(answer: Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n".utf8) + bomb)
         let client = try Client(baseURL: server.url, transport: HTTP1Transport()) { $0.retryPolicy = nil }
         let before = try PeakMemory.reset()
@@ -183,29 +183,6 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         let growth = try PeakMemory.read() - before
         XCTAssertLessThan(growth, 64 << 20, "peak resident memory grew by \(growth >> 20) MiB")
         #endif
-    }
-
-    /// The start of a gzip member of `count` zero bytes, made without holding them: one
-    /// fixed-Huffman block (RFC 1951 §3.2.6) of a literal and repeated 258-byte matches at
-    /// distance 1. No trailer: a client that keeps its limit stops long before one is due.
-    private static func gzipOfZeros(count: Int) -> [UInt8] {
-        var bits = BitWriter()
-        bits.bytes = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]
-        bits.write(1, count: 1)  // the last block
-        bits.write(1, count: 2)  // fixed Huffman codes
-        bits.writeReversed(0b0011_0000, count: 8)  // literal 0
-        var matches = (count - 1) / 258
-        // Eight matches of 13 bits are 13 whole bytes: once on a byte boundary, they repeat.
-        while !bits.isAligned, matches > 0 {
-            bits.writeMatch()
-            matches -= 1
-        }
-        var eight = BitWriter()
-        for _ in 0..<8 { eight.writeMatch() }
-        for _ in 0..<(matches / 8) { bits.bytes += eight.bytes }
-        for _ in 0..<(matches % 8) { bits.writeMatch() }
-        bits.flush()
-        return bits.bytes
     }
 
     // MARK: Names, addresses and timeouts
@@ -279,44 +256,6 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         let growth = try PeakMemory.read() - before
         XCTAssertLessThan(growth, 64 << 20, "peak resident memory grew by \(growth >> 20) MiB")
         #endif
-    }
-
-    /// Bits written least significant first, as DEFLATE packs them.
-    private struct BitWriter {
-        var bytes: [UInt8] = []
-        private var current: UInt32 = 0
-        private var filled = 0
-
-        /// `count` bits of `value`, least significant first (header fields, extra bits).
-        mutating func write(_ value: UInt32, count: Int) {
-            for bit in 0..<count { push((value >> bit) & 1) }
-        }
-
-        /// A Huffman code of `count` bits, most significant first.
-        mutating func writeReversed(_ code: UInt32, count: Int) {
-            for bit in (0..<count).reversed() { push((code >> bit) & 1) }
-        }
-
-        private mutating func push(_ bit: UInt32) {
-            current |= bit << filled
-            filled += 1
-            if filled == 8 { flush() }
-        }
-
-        var isAligned: Bool { filled == 0 }
-
-        /// A match of length 258 (symbol 285) at distance 1 (distance code 0).
-        mutating func writeMatch() {
-            writeReversed(0b1100_0101, count: 8)
-            writeReversed(0, count: 5)
-        }
-
-        mutating func flush() {
-            guard filled > 0 else { return }
-            bytes.append(UInt8(current))
-            current = 0
-            filled = 0
-        }
     }
 
     /// A cookie set by a redirect is kept by the transport and sent with the next request to its
