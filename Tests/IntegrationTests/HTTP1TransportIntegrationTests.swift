@@ -1,4 +1,5 @@
 @testable import Baton
+import BatonLocking
 import DemoServer
 import Foundation
 #if canImport(FoundationNetworking)
@@ -33,7 +34,29 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         #if canImport(FoundationNetworking)
         XCTAssertTrue(DefaultTransport(environment: [:]).routesPlainHTTPToHTTP1)
         XCTAssertFalse(DefaultTransport(environment: ["http_proxy": "http://proxy:3128"]).routesPlainHTTPToHTTP1)
+        let exceptSome = DefaultTransport(environment: ["http_proxy": "http://proxy:3128", "no_proxy": "127.0.0.1, .example.com"])
+        XCTAssertTrue(exceptSome.routesToHTTP1(host: "127.0.0.1"))
+        XCTAssertTrue(exceptSome.routesToHTTP1(host: "api.example.com"))
+        XCTAssertFalse(exceptSome.routesToHTTP1(host: "example.org"))
+        XCTAssertFalse(exceptSome.routesToHTTP1(host: "notexample.com"))
         #endif
+    }
+
+    /// With a proxy in the environment, `http` goes through URLSession (which tells of no
+    /// connections), except to a host `no_proxy` names.
+    func test_theDefaultTransport_withAProxy_sendsThroughURLSession_exceptToUnproxiedHosts() async throws {
+        let told = Locked(0)
+        var options = TransferOptions()
+        options.connectionEvents = { _ in told.withLock { $0 += 1 } }
+        let request = URLRequest(url: server.baseURL.appendingPathComponent("health"))
+
+        let proxied = DefaultTransport(environment: ["http_proxy": "http://proxy.invalid:3128", "no_proxy": "example.com"])
+        _ = try await proxied.send(request, body: nil, options: options).value
+        XCTAssertEqual(told.value, 0, "through URLSession")
+
+        let unproxied = DefaultTransport(environment: ["http_proxy": "http://proxy.invalid:3128", "no_proxy": "127.0.0.1"])
+        _ = try await unproxied.send(request, body: nil, options: options).value
+        XCTAssertGreaterThan(told.value, 0, "through HTTP1Transport")
     }
 
     func test_sequentialRequests_reuseOneConnection() async throws {

@@ -21,10 +21,23 @@ final class UploadIntegrationTests: FolderTestCase {
     /// up: a cancel, however late a busy machine makes it, always lands before the answer.
     private static let heldAnswer = ["X-Demo-Fault": "delay=300s"]
 
-    /// The temporary files Baton has spooled bodies to and not yet removed.
-    private func spooledFiles() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
-            .filter { $0.hasPrefix("baton-upload-") && $0.hasSuffix(".multipart") }
+    /// A client of `server` that records the files its transport is given to send: a spooled
+    /// form's temporary file, for a test to check it is gone. (Listing the temporary folder would
+    /// also see files of other calls, such as a cancelled one whose writing is still finishing.)
+    private func recordingFileBodies() throws -> (Client, Locked<[URL]>) {
+        let files = Locked<[URL]>([])
+        return (try Client(configuration: client.configuration, transport: FileBodyRecorder(inner: client.transport, files: files)), files)
+    }
+
+    /// Hands every request to `inner`, noting the file of each file body first.
+    private struct FileBodyRecorder: Transport {
+        let inner: any Transport
+        let files: Locked<[URL]>
+
+        func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {
+            if let file = body?.fileURL { files.withLock { $0.append(file) } }
+            return inner.send(request, body: body, options: options)
+        }
     }
 
     func test_threePhotosInParallel_arriveByteForByte() async throws {
@@ -99,9 +112,9 @@ final class UploadIntegrationTests: FolderTestCase {
         var form = MultipartForm()
         form.append(fileAt: file, name: "photo")
         let reported = Locked<[PromiseProgress]>([])
-        let before = try spooledFiles()
+        let (recording, files) = try recordingFileBodies()
 
-        let photo = try await upload(form, to: review.id).progress { progress in reported.withLock { $0.append(progress) } }.value
+        let photo = try await upload(form, to: review.id, through: recording).progress { progress in reported.withLock { $0.append(progress) } }.value
 
         XCTAssertEqual(photo.sha256, Fixtures.sha256Hex(bytes))
         // The body: the file and the part's few header bytes.
@@ -110,7 +123,11 @@ final class UploadIntegrationTests: FolderTestCase {
         XCTAssertLessThan(sending.last?.total ?? 0, Int64(bytes.count) + 1000)
         XCTAssertTrue(zip(sending, sending.dropFirst()).allSatisfy { $0.completed <= $1.completed }, "\(sending)")
         XCTAssertEqual(sending.last?.completed, sending.last?.total)
-        XCTAssertEqual(try spooledFiles(), before)
+        XCTAssertEqual(files.value.count, 1, "the form went as one temporary file")
+        for spooled in files.value {
+            XCTAssertTrue(spooled.lastPathComponent.hasPrefix("baton-upload-"), "\(spooled)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: spooled.path), "\(spooled) is left behind")
+        }
     }
 
     func test_cancellingALargeUpload_removesTheTemporaryFile_andStoresNoPhoto() async throws {
@@ -124,9 +141,9 @@ final class UploadIntegrationTests: FolderTestCase {
         // Its head went out before its first body byte, so the server logs the request: cut short
         // ("incomplete"), or held and hung up on ("abandoned"), or answered if it was stored.
         let over = serverLog.expectLine(containing: #""POST /reviews/\#(review.id)/photos HTTP/1.1""#)
-        let before = try spooledFiles()
+        let (recording, files) = try recordingFileBodies()
 
-        let upload = upload(form, to: review.id, headers: Self.heldAnswer)
+        let upload = upload(form, to: review.id, through: recording, headers: Self.heldAnswer)
         upload.progress { progress in if progress.completed > 0 { started.fulfill() } }
         await fulfillment(of: [started], timeout: 30)
         upload.cancel()
@@ -134,7 +151,8 @@ final class UploadIntegrationTests: FolderTestCase {
 
         XCTAssertEqual(upload.state, .cancelled)
         // The call removes its temporary file as it settles, before this test's await resumes.
-        XCTAssertEqual(try spooledFiles(), before)
+        XCTAssertEqual(files.value.count, 1)
+        XCTAssertFalse(files.value.contains { FileManager.default.fileExists(atPath: $0.path) }, "\(files.value) left behind")
         // The moment the photo would have been stored is past once the server is done with it.
         await fulfillment(of: [over], timeout: 30)
         let stats = try await stats()

@@ -81,7 +81,8 @@ public final class HTTP1Transport: Transport {
     public func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {
         let inFlight = InFlightRequest(request: request, body: body, options: options)
         guard let url = request.url, WireText.equalIgnoringCase(url.scheme ?? "", "http"), let host = url.host, !host.isEmpty else {
-            inFlight.finish(.failure(URLError(.unsupportedURL, detail: "HTTP1Transport speaks http only")))
+            inFlight.finish(.failure(URLError(.unsupportedURL, detail:
+                "HTTP1Transport speaks http only; send https through URLSessionTransport, or a client made without a transport")))
             return inFlight.promise
         }
         pool(host: host.lowercased(), port: url.port ?? 80).enqueue(inFlight)
