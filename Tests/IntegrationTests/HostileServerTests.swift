@@ -34,15 +34,23 @@ final class HostileServerTests: IntegrationTestCase {
     /// `WWW-Authenticate: Basic` pending forever. Baton sends credentials itself (adapters), so
     /// every challenge is answered with none and the 401 completes the call.
     func test_401WithAChallenge_completesTheCall_forEverySchemeOnGETAndPOST() async throws {
-        let client = try makeClient { $0.retryPolicy = nil }
-        for scheme in ["Basic", "Digest", "Negotiate", "NTLM", "Bearer"] {
-            let fault = "status=401;challenge=\(scheme)"
-            let get = await settledError(client.send(GetOrder(id: 1, fault: fault)))
-            XCTAssertEqual(get?.statusCode, 401, "GET challenged with \(scheme): \(String(describing: get))")
+        for (transport, client) in try clientsOverEachTransport({ $0.retryPolicy = nil }) {
+            for scheme in ["Basic", "Digest", "Negotiate", "NTLM", "Bearer"] {
+                let fault = "status=401;challenge=\(scheme)"
+                let get = await settledError(client.send(GetOrder(id: 1, fault: fault)))
+                XCTAssertEqual(get?.statusCode, 401, "\(transport): GET challenged with \(scheme): \(String(describing: get))")
 
-            let post = await settledError(client.send(Reviews.post(facilityID: 1, content: "良い", rating: 5, headers: ["X-Demo-Fault": fault])))
-            XCTAssertEqual(post?.statusCode, 401, "POST challenged with \(scheme)")
+                let post = await settledError(client.send(Reviews.post(facilityID: 1, content: "良い", rating: 5, headers: ["X-Demo-Fault": fault])))
+                XCTAssertEqual(post?.statusCode, 401, "\(transport): POST challenged with \(scheme)")
+            }
         }
+    }
+
+    /// A client made as `configure` says over the default transport, and the same over
+    /// `URLSessionTransport`: what the client promises holds whichever carries its requests.
+    private func clientsOverEachTransport(_ configure: (inout Client.Configuration) -> Void) throws -> [(String, Client)] {
+        let client = try makeClient(configure: configure)
+        return [("default transport", client), ("URLSessionTransport", try Client(configuration: client.configuration, transport: URLSessionTransport()))]
     }
 
     // MARK: The overall deadline
@@ -97,30 +105,32 @@ final class HostileServerTests: IntegrationTestCase {
 
     /// A body declared longer than the limit is refused at its first bytes, not read whole.
     func test_responseDeclaredOverTheLimit_failsAsResponseTooLarge_havingKeptNoMoreThanTheLimit() async throws {
-        let client = try makeClient { $0.maximumResponseSize = 1 << 20 }
-        let call = client.send(oversized(8 << 20))
-        let most = mostReported(by: call)
+        for (transport, client) in try clientsOverEachTransport({ $0.maximumResponseSize = 1 << 20 }) {
+            let call = client.send(oversized(8 << 20))
+            let most = mostReported(by: call)
 
-        let error = await settledError(call)
+            let error = await settledError(call)
 
-        XCTAssertEqual(error?.kind, .responseTooLarge)
-        XCTAssertEqual(error?.maximumResponseSize, 1 << 20)
-        XCTAssertEqual(error?.description, "GET /health returned a body larger than the client's maximumResponseSize of 1 MiB; the transfer was stopped.")
-        XCTAssertEqual(most.value, 0, "a declared length over the limit stops the transfer before any byte is kept")
+            XCTAssertEqual(error?.kind, .responseTooLarge, transport)
+            XCTAssertEqual(error?.maximumResponseSize, 1 << 20, transport)
+            XCTAssertEqual(error?.description, "GET /health returned a body larger than the client's maximumResponseSize of 1 MiB; the transfer was stopped.")
+            XCTAssertEqual(most.value, 0, "\(transport): a declared length over the limit stops the transfer before any byte is kept")
+        }
     }
 
     /// 4 MiB squeezed by gzip into about 25 KiB, under a limit of 256 KiB: only counting the
     /// inflated bytes as they arrive catches it.
     func test_gzipBomb_isStoppedAtTheLimitOfInflatedBytes() async throws {
-        let client = try makeClient { $0.maximumResponseSize = 256 << 10 }
-        let call = client.send(oversized(4 << 20, gzip: true))
-        let most = mostReported(by: call)
+        for (transport, client) in try clientsOverEachTransport({ $0.maximumResponseSize = 256 << 10 }) {
+            let call = client.send(oversized(4 << 20, gzip: true))
+            let most = mostReported(by: call)
 
-        let error = await settledError(call)
+            let error = await settledError(call)
 
-        XCTAssertEqual(error?.kind, .responseTooLarge)
-        XCTAssertLessThanOrEqual(most.value, 256 << 10)
-        XCTAssertGreaterThan(most.value, 0, "the compressed body declared a small length, so inflated bytes were counted")
+            XCTAssertEqual(error?.kind, .responseTooLarge, transport)
+            XCTAssertLessThanOrEqual(most.value, 256 << 10, transport)
+            XCTAssertGreaterThan(most.value, 0, "\(transport): the compressed body declared a small length, so inflated bytes were counted")
+        }
     }
 
     func test_responseOfExactlyTheLimit_arrivesWhole() async throws {
