@@ -55,15 +55,12 @@ enum TransferSuite {
             request.setValue("multipart/form-data; boundary=BenchBoundary7MA4YWxkTrZu0gW", forHTTPHeaderField: "Content-Type")
             try waitForTask { done in session.uploadTask(with: request, fromFile: rawBody) { _, response, error in done(response, error) } }
         }
-        let (batonUpload, batonUploadGrowth) = try measured {
+        func store(through client: Client) throws {
             let stored = try value(of: client.send(Request<Photo>(.post, "reviews/1/photos", body: .multipart(form))))
             guard stored.bytes == size else { throw BenchFailure("the server stored \(stored.bytes) bytes of \(size)") }
         }
-
-        let (http1Upload, http1UploadGrowth) = try measured {
-            let stored = try value(of: overHTTP1.send(Request<Photo>(.post, "reviews/1/photos", body: .multipart(form))))
-            guard stored.bytes == size else { throw BenchFailure("the server stored \(stored.bytes) bytes of \(size)") }
-        }
+        let (batonUpload, batonUploadGrowth) = try measured { try store(through: client) }
+        let (http1Upload, http1UploadGrowth) = try measured { try store(through: overHTTP1) }
 
         // Download: the photo just stored, to a file.
         let photoURL = server.baseURL.appending(path: "photos/1")
@@ -72,55 +69,33 @@ enum TransferSuite {
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
             try waitForTask { done in session.downloadTask(with: request) { _, response, error in done(response, error) } }
         }
-        let destination = folder.appending(path: "downloaded.jpg")
-        let (batonDownload, batonDownloadGrowth) = try measured {
-            _ = try value(of: client.download(Request<Data>(.get, "photos/1"), to: destination))
+        func fetch(through client: Client, to name: String) throws {
+            _ = try value(of: client.download(Request<Data>(.get, "photos/1"), to: folder.appending(path: name)))
         }
+        let (batonDownload, batonDownloadGrowth) = try measured { try fetch(through: client, to: "downloaded.jpg") }
 
-        let http1Destination = folder.appending(path: "downloaded-http1.jpg")
-        let (http1Download, http1DownloadGrowth) = try measured {
-            _ = try value(of: overHTTP1.download(Request<Data>(.get, "photos/1"), to: http1Destination))
-        }
+        let (http1Download, http1DownloadGrowth) = try measured { try fetch(through: overHTTP1, to: "downloaded-http1.jpg") }
 
         let mib = Double(size) / Double(1 << 20)
-        return [
-            BenchResult(
-                name: "upload.multipart", label: "\(Int(mib)) MiB photo uploaded, multipart",
-                value: mib / batonUpload, unit: "MiB/s", baseline: mib / rawUpload, baselineLabel: "URLSession", target: .atLeast(0.9)
-            ),
-            BenchResult(
-                name: "upload.rss_growth_mib", label: "  peak memory growth while uploading",
-                value: batonUploadGrowth, unit: "MiB", baseline: rawUploadGrowth, baselineLabel: "URLSession",
-                target: .valueAtMost(64, unit: "MiB")
-            ),
-            BenchResult(
-                name: "download.file", label: "\(Int(mib)) MiB photo downloaded to a file",
-                value: mib / batonDownload, unit: "MiB/s", baseline: mib / rawDownload, baselineLabel: "URLSession", target: .atLeast(0.9)
-            ),
-            BenchResult(
-                name: "download.rss_growth_mib", label: "  peak memory growth while downloading",
-                value: batonDownloadGrowth, unit: "MiB", baseline: rawDownloadGrowth, baselineLabel: "URLSession",
-                target: .valueAtMost(64, unit: "MiB")
-            ),
-            BenchResult(
-                name: "upload.http1", label: "\(Int(mib)) MiB photo uploaded over HTTP1Transport",
-                value: mib / http1Upload, unit: "MiB/s", baseline: mib / rawUpload, baselineLabel: "URLSession", target: .atLeast(1)
-            ),
-            BenchResult(
-                name: "upload.http1.rss_growth_mib", label: "  peak memory growth while uploading",
-                value: http1UploadGrowth, unit: "MiB", baseline: rawUploadGrowth, baselineLabel: "URLSession",
-                target: .valueAtMost(64, unit: "MiB")
-            ),
-            BenchResult(
-                name: "download.http1", label: "\(Int(mib)) MiB photo downloaded to a file over HTTP1Transport",
-                value: mib / http1Download, unit: "MiB/s", baseline: mib / rawDownload, baselineLabel: "URLSession", target: .atLeast(1)
-            ),
-            BenchResult(
-                name: "download.http1.rss_growth_mib", label: "  peak memory growth while downloading",
-                value: http1DownloadGrowth, unit: "MiB", baseline: rawDownloadGrowth, baselineLabel: "URLSession",
-                target: .valueAtMost(64, unit: "MiB")
-            ),
-        ]
+        /// A side's throughput row and its memory row, against URLSession's.
+        func rows(
+            _ name: String, memoryName: String, _ label: String, _ side: (seconds: Double, growth: Double),
+            raw: (seconds: Double, growth: Double), target: Double
+        ) -> [BenchResult] {
+            [
+                BenchResult(name: name, label: "\(Int(mib)) MiB photo \(label)", value: mib / side.seconds, unit: "MiB/s",
+                            baseline: mib / raw.seconds, baselineLabel: "URLSession", target: .atLeast(target)),
+                BenchResult(name: memoryName, label: "  peak memory growth while \(label.hasPrefix("up") ? "uploading" : "downloading")",
+                            value: side.growth, unit: "MiB", baseline: raw.growth, baselineLabel: "URLSession",
+                            target: .valueAtMost(64, unit: "MiB")),
+            ]
+        }
+        let upload = (rawUpload, rawUploadGrowth), download = (rawDownload, rawDownloadGrowth)
+        return rows("upload.multipart", memoryName: "upload.rss_growth_mib", "uploaded, multipart", (batonUpload, batonUploadGrowth), raw: upload, target: 0.9)
+            + rows("download.file", memoryName: "download.rss_growth_mib", "downloaded to a file", (batonDownload, batonDownloadGrowth), raw: download, target: 0.9)
+            + rows("upload.http1", memoryName: "upload.http1.rss_growth_mib", "uploaded over HTTP1Transport", (http1Upload, http1UploadGrowth), raw: upload, target: 1)
+            + rows("download.http1", memoryName: "download.http1.rss_growth_mib", "downloaded to a file over HTTP1Transport",
+                   (http1Download, http1DownloadGrowth), raw: download, target: 1)
     }
 
     private struct Token: Decodable, Sendable { var token: String }

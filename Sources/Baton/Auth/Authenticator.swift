@@ -63,7 +63,7 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
     let tokenClient: Client
     let tokenPath: EndpointPath
     /// The only origin the token is sent to.
-    private let apiOrigin: Origin?
+    let apiOrigin: Origin?
     let session = Lock(AuthenticationSession())
     /// Held while calling the store, so that its calls never overlap and the last write wins.
     let storeAccess = Lock(())
@@ -233,22 +233,6 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
         }
     }
 
-    /// The error for a `401` to a request that went to the API without a token because there
-    /// are no credentials (and none on the way), rather than the bare `401`; `nil` otherwise.
-    private func refusalForWantOfLogin(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) -> AuthenticationError? {
-        guard let response = (error as? APIError)?.response ?? context.response, response.statusCode == 401,
-              request.value(forHTTPHeaderField: "Authorization") == nil,
-              let origin = Origin(request.url), origin == apiOrigin else { return nil }
-        loadIfNeeded()
-        let loggedOut = session.withLock(annotating: self) { $0.credentials == nil && $0.refresh == nil }
-        guard loggedOut else { return nil }
-        let summary = (error as? APIError)?.request.description ?? "the request"
-        return AuthenticationError(
-            .notLoggedIn, underlyingError: error,
-            detail: "\(summary) was answered \(response.statusCode) \(response.reasonPhrase), and the authenticator has no credentials to send"
-        )
-    }
-
     // MARK: - Refreshing
 
     /// What a request does about its token, decided under the lock and carried out after it.
@@ -295,25 +279,4 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
             return .fail(error)
         }
     }
-
-    // MARK: - Helpers
-
-    /// `request` with `Authorization: Bearer <token>`, or as it is without a token.
-    private static func request(_ request: URLRequest, bearing token: String?) -> URLRequest {
-        guard let token else { return request }
-        var request = request
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        return request
-    }
-
-    /// The token of a request's `Authorization: Bearer` field, if it has one.
-    private static func bearerToken(of request: URLRequest) -> String? {
-        guard let value = request.value(forHTTPHeaderField: "Authorization") else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1])
-    }
-
-
-
 }

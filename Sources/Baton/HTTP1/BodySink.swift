@@ -40,11 +40,9 @@ struct BodySink {
             return WireText.equalIgnoringCase(coding, "deflate") ? Inflater(format: .deflate, limit: limit) : nil
         }
         total = inflater == nil ? declaredLength : nil
-        reportsEachChunk = options.tracksDownloadProgress || request.body != nil
+        reportsEachChunk = options.reportsEachPiece(sendingBody: request.body != nil)
         if toFile {
-            let url = FileManager.default.temporaryDirectory.appending(path: "baton-download-\(UUID().uuidString).part")
-            guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-                  let handle = try? FileHandle(forWritingTo: url) else {
+            guard let url = DownloadFile.make(), let handle = try? FileHandle(forWritingTo: url) else {
                 throw URLError(.cannotCreateFile, detail: "the download's temporary file cannot be made")
             }
             download = (url, handle)

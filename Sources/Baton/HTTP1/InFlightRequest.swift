@@ -123,17 +123,6 @@ final class InFlightRequest: PromiseControl {
     /// delegate queue; a large answer (``URLSessionTransport/parallelDecodingThreshold`` or
     /// more) is handed to a global queue, so that decoding it holds up no other request.
     func finish(_ result: Result<HTTPResponse, URLError>) {
-        switch result {
-        case .success(let response) where response.body.count >= URLSessionTransport.parallelDecodingThreshold:
-            let promise = self.promise
-            DispatchQueue.global().async { promise.fulfil(response) }
-        case .success(let response):
-            // A download whose call was cancelled as it completed: nobody will move its file.
-            if !promise.settle(.success(response)), let file = response.bodyFile {
-                try? FileManager.default.removeItem(at: file)
-            }
-        case .failure(let error):
-            promise.settle(.failure(error))
-        }
+        promise.settleTransfer(result)
     }
 }

@@ -114,7 +114,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             of: response, body: record.received, declaredLength: response?.expectedContentLength, error: error
         )
         if case .success(var answer) = result, record.downloadsToFile, (200..<300).contains(answer.statusCode) {
-            answer.bodyFile = download?.url ?? Self.emptyFile()
+            answer.bodyFile = download?.url ?? DownloadFile.make()
             result = .success(answer)
         }
         record.complete(answeringChallenge(of: task, result))
@@ -125,10 +125,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private func write(_ data: Data, of record: TaskRecord, task: URLSessionDataTask, expected: Int64) {
         do {
             if record.download == nil {
-                let url = FileManager.default.temporaryDirectory.appending(path: "baton-download-\(UUID().uuidString).part")
-                guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                    throw URLError(.cannotCreateFile)
-                }
+                guard let url = DownloadFile.make() else { throw URLError(.cannotCreateFile) }
                 record.download = (url, try FileHandle(forWritingTo: url), 0)
             }
             record.unwritten.append(data)
@@ -150,12 +147,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         guard !record.unwritten.isEmpty, let handle = record.download?.handle else { return }
         try handle.write(contentsOf: record.unwritten)
         record.unwritten.removeAll(keepingCapacity: true)
-    }
-
-    /// An empty temporary file: the body of a successful download that sent no bytes.
-    private static func emptyFile() -> URL? {
-        let url = FileManager.default.temporaryDirectory.appending(path: "baton-download-\(UUID().uuidString).part")
-        return FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) ? url : nil
     }
 
     /// `result`, or the response of the challenge `task` was cancelled for: the call then

@@ -127,17 +127,7 @@ private final class Transfer: PromiseControl {
     // MARK: The outcome
 
     private func finish(_ result: Result<HTTPResponse, URLError>) {
-        switch result {
-        case .success(let response) where response.body.count >= URLSessionTransport.parallelDecodingThreshold:
-            DispatchQueue.global().async { self.promise.fulfil(response) }
-        case .success(let response):
-            // A download whose call was cancelled as it completed: nobody will move its file.
-            if !promise.settle(.success(response)), let file = response.bodyFile {
-                try? FileManager.default.removeItem(at: file)
-            }
-        case .failure(let error):
-            promise.settle(.failure(error))
-        }
+        promise.settleTransfer(result)
     }
 
     func start(_ request: URLRequest) {
@@ -158,7 +148,7 @@ private final class Transfer: PromiseControl {
         let task = Self.delegateTask(for: request, body: body, on: transport.session)
         // An upload's bar follows the response too; a plain request's bytes are told once, at
         // the end, unless its endpoint asked for them as they arrive.
-        let reportsEachChunk = options.tracksDownloadProgress || body != nil
+        let reportsEachChunk = options.reportsEachPiece(sendingBody: body != nil)
         let record = TaskRecord(
             body: body, maximumResponseSize: options.maximumResponseSize, downloadsToFile: options.downloadsToFile,
             reportsEachChunk: reportsEachChunk,

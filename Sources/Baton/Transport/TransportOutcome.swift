@@ -1,0 +1,44 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What every transport of Baton's does the same way once a transfer is over: how it settles its
+/// promise, when it reports the bytes received, and where a download's body goes.
+extension Promise where Value == HTTPResponse {
+    /// Settles a transport's promise with `result`: on the calling thread, unless the body is
+    /// ``URLSessionTransport/parallelDecodingThreshold`` bytes or more, then on a global queue,
+    /// so that decoding it holds up no other response. A download whose call was cancelled as it
+    /// completed has its file removed: nobody will move it.
+    func settleTransfer(_ result: Result<HTTPResponse, URLError>) {
+        switch result {
+        case .success(let response) where response.body.count >= URLSessionTransport.parallelDecodingThreshold:
+            DispatchQueue.global().async { self.fulfil(response) }
+        case .success(let response):
+            if !settle(.success(response)), let file = response.bodyFile {
+                try? FileManager.default.removeItem(at: file)
+            }
+        case .failure(let error):
+            settle(.failure(error))
+        }
+    }
+}
+
+extension TransferOptions {
+    /// Whether the bytes received are reported as they arrive rather than once, complete: when
+    /// asked for, and for a request with a body, whose bar follows the answer too.
+    func reportsEachPiece(sendingBody: Bool) -> Bool {
+        tracksDownloadProgress || sendingBody
+    }
+}
+
+/// The temporary file a download's body is written to.
+enum DownloadFile {
+    /// A new empty file in the system's temporary folder, readable by this user only; `nil` when
+    /// it cannot be made.
+    static func make() -> URL? {
+        let url = FileManager.default.temporaryDirectory.appending(path: "baton-download-\(UUID().uuidString).part")
+        return FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) ? url : nil
+    }
+}
