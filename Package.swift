@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Baton has no package dependencies, by design: only the Swift toolchain (stdlib, Foundation,
-// FoundationNetworking, Dispatch, Synchronization, os, XCTest).
+// FoundationNetworking, Dispatch, Synchronization, os, XCTest), and at run time the OpenSSL 3
+// that FoundationNetworking itself loads on Linux.
 let package = Package(
     name: "Baton",
     // The first releases with `Duration` and `ContinuousClock` (in Baton's API) and with
@@ -19,10 +20,14 @@ let package = Package(
         // The package's one lock, shared by Baton, DemoServer, the tests and the benchmark; its
         // API is `package`-level, so no user of Baton sees it.
         .target(name: "BatonLocking"),
-        .target(name: "Baton", dependencies: ["BatonLocking"]),
+        // The system's OpenSSL 3 (libssl.so.3, which FoundationNetworking loads on Linux), opened at
+        // run time so that no header or link flag is needed: TLS for Baton's transport and for
+        // DemoServer. `package`-level too.
+        .target(name: "BatonOpenSSL"),
+        .target(name: "Baton", dependencies: ["BatonLocking", "BatonOpenSSL"]),
         // The demo API on loopback sockets: a fixture for the playground, tests and benchmarks,
         // never a dependency of Baton itself.
-        .target(name: "DemoServer", dependencies: ["BatonLocking"]),
+        .target(name: "DemoServer", dependencies: ["BatonLocking", "BatonOpenSSL"]),
         .executableTarget(name: "DemoServerTool", dependencies: ["DemoServer"], path: "Sources/DemoServerTool"),
         .executableTarget(name: "Playground", dependencies: ["Baton", "BatonLocking", "DemoServer"], path: "Playground"),
         .executableTarget(name: "BatonBench", dependencies: ["Baton", "BatonLocking", "DemoServer"]),

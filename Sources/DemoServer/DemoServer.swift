@@ -1,3 +1,4 @@
+import BatonOpenSSL
 import Foundation
 
 /// The demo API that the README's "DemoServer" section describes, served over HTTP/1.1 on a real
@@ -52,6 +53,9 @@ public final class DemoServer: Sendable {
         /// Called once per request, from connection threads, with a line such as
         /// `127.0.0.1:50012 "GET /orders/1 HTTP/1.1" 200 93B 0.4ms`. Default none.
         public var log: (@Sendable (String) -> Void)?
+        /// Serves `https` with this identity instead of `http`; default `nil`. ``TLS/loopback``
+        /// is a test identity for `127.0.0.1` and `localhost`.
+        public var tls: TLS?
         /// Bodies larger than this go to a temporary file instead of memory.
         var spillThreshold: Int = 4 << 20
 
@@ -59,8 +63,9 @@ public final class DemoServer: Sendable {
         /// `Configuration(tokenLifetime: 5)` changes only the token lifetime.
         public init(
             port: UInt16 = 0, tokenLifetime: Double = 60, maxBodyBytes: Int = 64 << 20, seed: UInt64 = 0,
-            idleTimeout: Double = 10, maxConnections: Int = 1024, log: (@Sendable (String) -> Void)? = nil
+            idleTimeout: Double = 10, maxConnections: Int = 1024, tls: TLS? = nil, log: (@Sendable (String) -> Void)? = nil
         ) {
+            self.tls = tls
             self.port = port
             self.tokenLifetime = tokenLifetime
             self.maxBodyBytes = maxBodyBytes
@@ -75,7 +80,7 @@ public final class DemoServer: Sendable {
     public let configuration: Configuration
     /// The port the server listens on, the system's choice when the configuration said 0.
     public let port: UInt16
-    /// `http://127.0.0.1:<port>`: append the API's paths to it.
+    /// `http://127.0.0.1:<port>`, or `https://` when it serves TLS: append the API's paths to it.
     public let baseURL: URL
     private let server: HTTPServer
     private let api: DemoAPI
@@ -90,12 +95,22 @@ public final class DemoServer: Sendable {
             seed: configuration.seed, tokenLifetime: Self.clamped(configuration.tokenLifetime, least: 0),
             tokenStyle: configuration.tokenStyle, tokenClock: configuration.tokenClock
         )
-        let settings = ConnectionSettings(
+        var settings = ConnectionSettings(
             idleTimeout: .milliseconds(Int64(Self.clamped(configuration.idleTimeout, least: 0.01) * 1000)),
             maxBodyBytes: max(0, configuration.maxBodyBytes),
             spillThreshold: max(0, configuration.spillThreshold),
             log: configuration.log
         )
+        if let tls = configuration.tls {
+            do {
+                settings.tls = try TLSContext(
+                    serverChainPEM: tls.certificateChainPEM, privateKeyPEM: tls.privateKeyPEM,
+                    maximumVersion: tls.offersTLS13 ? nil : .tls1_2
+                )
+            } catch {
+                throw DemoServerError(operation: "serve TLS", reason: error.message)
+            }
+        }
         self.api = api
         server = try HTTPServer(
             port: configuration.port, maxConnections: max(1, configuration.maxConnections),
@@ -103,7 +118,7 @@ public final class DemoServer: Sendable {
         )
         port = server.port
         // A numeric loopback URL always parses.
-        baseURL = URL(string: "http://127.0.0.1:\(server.port)")!
+        baseURL = URL(string: "\(configuration.tls == nil ? "http" : "https")://127.0.0.1:\(server.port)")!
     }
 
     /// Starts a server; the same as `init(configuration:)`, spelled as what it does.

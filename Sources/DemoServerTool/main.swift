@@ -1,7 +1,7 @@
 // demo-server: the demo API on 127.0.0.1, for the Playground, curl and manual testing.
 //
 //     swift run demo-server --port 8080 [--token-lifetime 60] [--seed 0] [--max-body-bytes N]
-//                           [--idle-timeout 10]
+//                           [--idle-timeout 10] [--tls]
 //
 // Logs one line per request to standard output and runs until SIGINT or SIGTERM.
 import DemoServer
@@ -14,12 +14,13 @@ import Darwin
 #endif
 
 let usage = """
-    usage: demo-server [--port N] [--token-lifetime SECONDS] [--seed N] [--max-body-bytes N] [--idle-timeout SECONDS]
+    usage: demo-server [--port N] [--token-lifetime SECONDS] [--seed N] [--max-body-bytes N] [--idle-timeout SECONDS] [--tls]
       --port N                   TCP port on 127.0.0.1 (default 8080; 0 picks a free one)
       --token-lifetime SECONDS   access token lifetime (default 60)
       --seed N                   seed of the demo data (default 0)
       --max-body-bytes N         largest request body accepted (default 67108864)
       --idle-timeout SECONDS     close silent or incomplete connections after this (default 10)
+      --tls                      serve https with the loopback test certificate; its root is printed
 
     """
 
@@ -40,6 +41,10 @@ while let option = arguments.popFirst() {
     if option == "--help" || option == "-h" {
         FileHandle.standardOutput.write(Data(usage.utf8))
         exit(0)
+    }
+    if option == "--tls" {
+        configuration.tls = .loopback
+        continue
     }
     guard let value = arguments.popFirst() else { fail("\(option) needs a value") }
     switch option {
@@ -73,6 +78,10 @@ do {
 }
 writeLine("demo-server listening on \(server.baseURL.absoluteString) (token lifetime \(configuration.tokenLifetime)s, "
     + "seed \(configuration.seed)); log in with grant_type=password&username=demo&password=demo; Ctrl-C stops")
+if configuration.tls != nil {
+    writeLine("its certificate is issued by this test root; trust it to connect (curl --cacert root.pem):\n"
+        + DemoServer.TLS.loopbackRootCertificatePEM)
+}
 
 // Signals are turned into an orderly stop, so every connection is closed before the process exits.
 var signalSources: [DispatchSourceSignal] = []

@@ -16,9 +16,7 @@ final class Connection: Sendable {
     static func start(in pool: ConnectionPool, number: Int, first: InFlightRequest) {
         let connection = Connection()
         let thread = Thread {
-            var wire = WireConnection(
-                host: pool.host, port: pool.port, configuration: pool.configuration, number: number, cookies: pool.cookies
-            )
+            var wire = WireConnection(pool: pool, number: number)
             var request: InFlightRequest? = first
             while let current = request {
                 let result = wire.carry(current)

@@ -17,6 +17,8 @@ final class ConnectionPool: Sendable {
     let configuration: HTTP1Transport.Configuration
     /// The transport's cookies, for every connection of the pool; `nil` when it keeps none.
     let cookies: CookieJar?
+    /// What its connections are secured with, for an `https` origin; `nil` for `http`.
+    let tls: TLSSetup?
 
     private struct State {
         /// Requests waiting for a connection, oldest first, from `head` on.
@@ -47,11 +49,12 @@ final class ConnectionPool: Sendable {
 
     private let state = Lock(State())
 
-    init(host: String, port: Int, configuration: HTTP1Transport.Configuration, cookies: CookieJar?) {
+    init(host: String, port: Int, configuration: HTTP1Transport.Configuration, cookies: CookieJar?, tls: TLSSetup?) {
         self.host = host
         self.port = port
         self.configuration = configuration
         self.cookies = cookies
+        self.tls = tls
     }
 
     /// Hands `request` to a connection, or queues it.

@@ -53,6 +53,9 @@ public final class HTTP1Transport: Transport {
         /// does. A request whose `httpShouldHandleCookies` is false neither sends nor keeps them;
         /// one with a `Cookie` field of its own sends that instead. `false`: none are kept or sent.
         public var keepsCookies: Bool = true
+        /// How `https` connections are secured: trusted roots, pinned keys, the oldest version.
+        /// The default trusts the system's roots only.
+        public var tls = TLSConfiguration()
 
         /// The defaults.
         public init() {}
@@ -63,6 +66,8 @@ public final class HTTP1Transport: Transport {
     private let pools = Lock<[String: ConnectionPool]>([:])
     /// The cookies kept, shared by every pool; `nil` when ``Configuration/keepsCookies`` is false.
     private let cookies: CookieJar?
+    /// What every `https` pool shares, made on the first `https` request.
+    private let tls = Lock<Result<TLSSetup, URLError>?>(nil)
 
     /// A transport with `configuration`.
     public init(configuration: Configuration = Configuration()) {
@@ -76,25 +81,46 @@ public final class HTTP1Transport: Transport {
 
     /// Sends `request` over a pooled connection: see ``Transport/send(_:body:options:)``.
     ///
-    /// A request that is not `http` (an `https` one included) fails with
-    /// `URLError(.unsupportedURL)` before anything is sent.
+    /// A request that is neither `http` nor `https` fails with `URLError(.unsupportedURL)`, and
+    /// an `https` one where OpenSSL cannot be had with `URLError(.secureConnectionFailed)`,
+    /// before anything is sent.
     public func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {
         let inFlight = InFlightRequest(request: request, body: body, options: options)
-        guard let url = request.url, WireText.equalIgnoringCase(url.scheme ?? "", "http"), let host = url.host, !host.isEmpty else {
-            inFlight.finish(.failure(URLError(.unsupportedURL, detail:
-                "HTTP1Transport speaks http only; send https through URLSessionTransport, or a client made without a transport")))
+        let scheme = request.url?.scheme ?? ""
+        let secure = WireText.equalIgnoringCase(scheme, "https")
+        guard let url = request.url, secure || WireText.equalIgnoringCase(scheme, "http"), let host = url.host, !host.isEmpty else {
+            inFlight.finish(.failure(URLError(.unsupportedURL, detail: "HTTP1Transport speaks http and https only")))
             return inFlight.promise
         }
-        pool(host: host.lowercased(), port: url.port ?? 80).enqueue(inFlight)
+        var setup: TLSSetup?
+        if secure {
+            switch tlsSetup() {
+            case .success(let made): setup = made
+            case .failure(let error):
+                inFlight.finish(.failure(error))
+                return inFlight.promise
+            }
+        }
+        pool(host: host.lowercased(), port: url.port ?? (secure ? 443 : 80), tls: setup).enqueue(inFlight)
         return inFlight.promise
     }
 
-    /// The pool of the origin `host`:`port`, made on first use.
-    private func pool(host: String, port: Int) -> ConnectionPool {
-        let key = "\(host):\(port)"
+    /// The TLS setup of every `https` connection, made once; or why TLS cannot be had here.
+    func tlsSetup() -> Result<TLSSetup, URLError> {
+        tls.withLock(annotating: self) { made in
+            if let made { return made }
+            let result = Result { () throws(URLError) in try TLSSetup(configuration.tls) }
+            made = result
+            return result
+        }
+    }
+
+    /// The pool of the origin `host`:`port` (`https` when `tls` is given), made on first use.
+    private func pool(host: String, port: Int, tls: TLSSetup?) -> ConnectionPool {
+        let key = "\(tls == nil ? "http" : "https")://\(host):\(port)"
         return pools.withLock(annotating: self) { pools in
             if let pool = pools[key] { return pool }
-            let pool = ConnectionPool(host: host, port: port, configuration: configuration, cookies: cookies)
+            let pool = ConnectionPool(host: host, port: port, configuration: configuration, cookies: cookies, tls: tls)
             pools[key] = pool
             return pool
         }

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// between two pieces.
 struct RequestWriter {
     let request: InFlightRequest
-    let socket: Socket
+    let link: Link
 
     /// Pieces of a body go into the socket this large, a progress report after each.
     static let pieceSize = 64 << 10
@@ -21,16 +21,16 @@ struct RequestWriter {
     func write(head: [UInt8], bodyLength: Int64?) throws -> Bool {
         let timeout = request.timeout
         guard let body = request.body, let bodyLength, bodyLength > 0 else {
-            _ = try head.withUnsafeBytes { bytes in try socket.write(bytes, timeout: timeout) }
+            _ = try head.withUnsafeBytes { bytes in try link.write(bytes, timeout: timeout) }
             return true
         }
         if let data = body.data, data.count <= Self.pieceSize {
             // A small body leaves with its head, in one write.
-            _ = try (head + data).withUnsafeBytes { bytes in try socket.write(bytes, timeout: timeout) }
+            _ = try (head + data).withUnsafeBytes { bytes in try link.write(bytes, timeout: timeout) }
             report(sent: bodyLength, of: bodyLength)
             return true
         }
-        _ = try head.withUnsafeBytes { bytes in try socket.write(bytes, timeout: timeout) }
+        _ = try head.withUnsafeBytes { bytes in try link.write(bytes, timeout: timeout) }
         report(sent: 0, of: bodyLength)
         if let data = body.data {
             var offset = 0
@@ -63,10 +63,10 @@ struct RequestWriter {
     /// answered (or hung up).
     private func send(_ piece: Data) throws -> Bool {
         guard request.waitWhilePaused() else { throw URLError(.cancelled) }
-        if socket.isReadable { return false }
+        if link.hasAnswerWaiting { return false }
         do {
-            return try piece.withUnsafeBytes { bytes in try socket.write(bytes, timeout: request.timeout, untilAnswered: true) }
-        } catch let error as URLError where error.code == .networkConnectionLost && socket.isReadable {
+            return try piece.withUnsafeBytes { bytes in try link.write(bytes, timeout: request.timeout, untilAnswered: true) }
+        } catch let error as URLError where error.code == .networkConnectionLost && link.hasAnswerWaiting {
             // The server stopped reading to answer: its answer is waiting.
             return false
         }

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// included) and whatever becomes of the body.
 struct ResponseReader {
     let request: InFlightRequest
-    let socket: Socket
+    let link: Link
     /// Where the answer's `Set-Cookie` values go; `nil` when they are not kept.
     let cookies: CookieJar?
 
@@ -45,7 +45,7 @@ struct ResponseReader {
             while !parser.isComplete {
                 guard request.waitWhilePaused() else { throw URLError(.cancelled) }
                 let count = try buffer.withUnsafeMutableBytes { bytes in
-                    try socket.read(into: bytes, timeout: request.timeout)
+                    try link.read(into: bytes, timeout: request.timeout)
                 }
                 if count == 0 {
                     do {

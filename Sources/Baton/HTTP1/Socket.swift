@@ -103,11 +103,27 @@ struct Socket: Sendable {
         }
     }
 
+    /// Reads what has arrived into `buffer` without waiting: the count read, 0 when the server
+    /// closed the connection, `nil` when nothing has arrived.
+    func readNow(into buffer: UnsafeMutableRawBufferPointer) throws(URLError) -> Int? {
+        while true {
+            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            if count >= 0 { return count }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return nil
+            case ECONNRESET: throw URLError(.networkConnectionLost, detail: "the server reset the connection")
+            default: throw URLError(.networkConnectionLost, detail: "reading failed (\(Self.errorText()))")
+            }
+        }
+    }
+
     /// Writes all of `bytes`, waiting up to `timeout` each time the socket cannot take more.
-    /// With `untilAnswered`, stops as soon as the server has sent something (an answer that
-    /// does not wait for the rest of the body) and returns `false`; `true` when all was written.
+    /// With `answered`, asked whenever the server has sent something while the socket cannot
+    /// take more: when it says the server has answered (an answer that does not wait for the
+    /// rest of the body), stops and returns `false`; `true` when all was written.
     @discardableResult
-    func write(_ bytes: UnsafeRawBufferPointer, timeout: Duration, untilAnswered: Bool = false) throws(URLError) -> Bool {
+    func write(_ bytes: UnsafeRawBufferPointer, timeout: Duration, until answered: (() -> Bool)? = nil) throws(URLError) -> Bool {
         var offset = 0
         while offset < bytes.count {
             #if canImport(Glibc)
@@ -122,8 +138,8 @@ struct Socket: Sendable {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK:
-                try wait(for: Int16(POLLOUT) | (untilAnswered ? Int16(POLLIN) : 0), timeout: timeout)
-                if untilAnswered, isReadable { return false }
+                try wait(for: Int16(POLLOUT) | (answered != nil ? Int16(POLLIN) : 0), timeout: timeout)
+                if let answered, isReadable, answered() { return false }
             case EPIPE, ECONNRESET: throw URLError(.networkConnectionLost, detail: "the server closed the connection while the request was sent")
             default: throw URLError(.networkConnectionLost, detail: "sending failed (\(Self.errorText()))")
             }

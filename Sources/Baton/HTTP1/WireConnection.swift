@@ -13,22 +13,25 @@ struct WireConnection {
     let number: Int
     /// The transport's cookies: sent with each request, and kept from each answer.
     let cookies: CookieJar?
-    private var socket: Socket?
+    /// What `https` connections are secured with; `nil` for `http`.
+    let tls: TLSSetup?
+    private var link: Link?
     /// Where the last request carried wanted the connection's events told: it hears of the
     /// connection closing while it idles, too.
     private var observer: (@Sendable (ConnectionEvent) -> Void)?
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
 
-    init(host: String, port: Int, configuration: HTTP1Transport.Configuration, number: Int, cookies: CookieJar?) {
-        self.host = host
-        self.port = port
-        self.configuration = configuration
+    init(pool: ConnectionPool, number: Int) {
+        host = pool.host
+        port = pool.port
+        configuration = pool.configuration
         self.number = number
-        self.cookies = cookies
+        cookies = pool.cookies
+        tls = pool.tls
     }
 
-    private func tell(_ kind: ConnectionEvent.Kind, reason: String? = nil) {
-        observer?(ConnectionEvent(kind, server: "\(host):\(port)", connection: number, reason: reason))
+    private func tell(_ kind: ConnectionEvent.Kind, reason: String? = nil, security: String? = nil) {
+        observer?(ConnectionEvent(kind, server: "\(host):\(port)", connection: number, reason: reason, security: security))
     }
 
     /// Sends `request` and reads its answer, or says why there is none. A request sent on a
@@ -40,12 +43,11 @@ struct WireConnection {
         var sentAgain = false
         while true {
             var answered = false
-            let reused = socket != nil
+            let reused = link != nil
             do {
-                let socket = try openSocket(for: request)
-                guard request.attach(socket) else { throw URLError(.cancelled) }
                 defer { request.detach() }
-                let outcome = try exchange(request, on: socket, answered: &answered)
+                let link = try openLink(for: request)
+                let outcome = try exchange(request, on: link, answered: &answered)
                 if !outcome.keepsConnection { close(because: "the server asked to close it, or ended its answer by closing it") }
                 return .success(outcome.response)
             } catch {
@@ -68,26 +70,45 @@ struct WireConnection {
         }
     }
 
-    /// The socket to send on: the kept-alive one unless the server has closed it (or sent
-    /// something unasked) while it idled, else a new one.
-    private mutating func openSocket(for request: InFlightRequest) throws(URLError) -> Socket {
-        if let socket, !socket.hasInputOrHangUp {
+    /// The link to send on, attached to `request` (so that a cancel shuts it down): the
+    /// kept-alive one unless the server has closed it (or sent something unasked) while it idled,
+    /// else a new one, its TLS handshake done for `https`.
+    private mutating func openLink(for request: InFlightRequest) throws(URLError) -> Link {
+        if let link, !link.isStale {
+            guard request.attach(link.socket) else { throw URLError(.cancelled) }
             tell(.reused)
-            return socket
+            return link
         }
         close(because: "the server closed it while it idled")
         let timeout = min(configuration.connectTimeout, request.timeout)
         let socket = try Socket.connect(host: host, port: port, timeout: timeout)
-        self.socket = socket
-        tell(.opened)
-        return socket
+        // Attached before the handshake: a cancel reaches a server that stalls it.
+        guard request.attach(socket) else {
+            socket.close()
+            throw URLError(.cancelled)
+        }
+        guard let tls else {
+            link = Link(socket: socket, tls: nil)
+            tell(.opened)
+            return link!
+        }
+        do {
+            let stream = try TLSStream.handshake(over: socket, host: host, port: port, setup: tls, timeout: timeout)
+            link = Link(socket: socket, tls: stream)
+            tell(.opened, security: stream.summary)
+            return link!
+        } catch {
+            socket.close()
+            throw error
+        }
     }
 
-    /// Closes the socket, if one is open, and tells why.
+    /// Closes the connection, if one is open, and tells why.
     mutating func close(because reason: String) {
-        guard let socket else { return }
-        socket.close()
-        self.socket = nil
+        guard let link else { return }
+        // A connection given up on (a failed exchange, a cancel) is not worth a goodbye.
+        link.close(politely: reason.hasPrefix("it idled") || reason.hasPrefix("its transport"))
+        self.link = nil
         tell(.closed, reason: reason)
     }
 
@@ -99,7 +120,7 @@ struct WireConnection {
 
     /// Writes `request` and reads its answer. `answered` turns true once a byte of the answer
     /// arrived: from then on, a failure is not a stale connection's.
-    private mutating func exchange(_ request: InFlightRequest, on socket: Socket, answered: inout Bool) throws -> Outcome {
+    private mutating func exchange(_ request: InFlightRequest, on link: Link, answered: inout Bool) throws -> Outcome {
         let bodyLength = try request.body.map { body -> Int64 in
             guard let length = body.length else { throw URLError(.fileDoesNotExist, detail: "the body's file cannot be read") }
             return length
@@ -108,8 +129,8 @@ struct WireConnection {
         let jar = request.request.httpShouldHandleCookies ? cookies : nil
         let cookie = request.request.url.flatMap { jar?.cookieHeader(for: $0) }
         let head = try RequestHead(request.request, bodyLength: bodyLength, cookie: cookie)
-        let complete = try RequestWriter(request: request, socket: socket).write(head: head.bytes, bodyLength: bodyLength)
-        let reader = ResponseReader(request: request, socket: socket, cookies: jar)
+        let complete = try RequestWriter(request: request, link: link).write(head: head.bytes, bodyLength: bodyLength)
+        let reader = ResponseReader(request: request, link: link, cookies: jar)
         let outcome = try reader.read(into: &buffer, answered: &answered)
         // A request whose body the server did not wait for leaves the connection unusable.
         return Outcome(response: outcome.response, keepsConnection: outcome.keepsConnection && complete)

@@ -26,16 +26,21 @@ public struct ConnectionEvent: Sendable, CustomStringConvertible {
     public let connection: Int
     /// Why it closed, for ``Kind/closed``, as in `the server asked to close it`.
     public let reason: String?
+    /// For a TLS connection ``Kind/opened``: the version, cipher suite and application protocol
+    /// agreed, as in `TLSv1.3, TLS_AES_256_GCM_SHA384, http/1.1`.
+    public let security: String?
 
-    init(_ kind: Kind, server: String, connection: Int, reason: String? = nil) {
+    init(_ kind: Kind, server: String, connection: Int, reason: String? = nil, security: String? = nil) {
         self.kind = kind
         self.server = server
         self.connection = connection
         self.reason = reason
+        self.security = security
     }
 
-    /// As in `connection 3 to 127.0.0.1:8080 closed: idle for 60 seconds`.
+    /// As in `connection 3 to 127.0.0.1:8080 closed: idle for 60 seconds`, or
+    /// `connection 1 to localhost:8443 opened (TLSv1.3, TLS_AES_256_GCM_SHA384, http/1.1)`.
     public var description: String {
-        "connection \(connection) to \(server) \(kind)" + (reason.map { ": \($0)" } ?? "")
+        "connection \(connection) to \(server) \(kind)" + (security.map { " (\($0))" } ?? "") + (reason.map { ": \($0)" } ?? "")
     }
 }

@@ -1,9 +1,13 @@
+import BatonOpenSSL
+
 /// The limits one connection works within, taken from `DemoServer.Configuration`.
 struct ConnectionSettings: Sendable {
     var idleTimeout: Duration
     var maxBodyBytes: Int
     var spillThreshold: Int
     var log: (@Sendable (String) -> Void)?
+    /// What `https` connections are served with; `nil` serves `http`.
+    var tls: TLSContext? = nil
 }
 
 /// One client connection, served on its own thread from first byte to close.
@@ -24,6 +28,8 @@ final class Connection {
     private let settings: ConnectionSettings
     private let handler: any HTTPHandler
     private var parser: HTTPRequestParser
+    /// The connection's bytes: the socket, or TLS over it once the handshake is done.
+    private var stream: ConnectionStream
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var lastActivity = ContinuousClock.now
     private var headStart = ContinuousClock.now
@@ -35,10 +41,20 @@ final class Connection {
         self.settings = settings
         self.handler = handler
         parser = HTTPRequestParser(maxBodyBytes: settings.maxBodyBytes)
+        stream = ConnectionStream(fd: fd, wake: wake, timeout: settings.idleTimeout)
     }
 
     func run() {
         defer { Posix.closeDescriptor(fd) }
+        if let context = settings.tls {
+            switch ConnectionStream.handshake(fd: fd, wake: wake, timeout: settings.idleTimeout, context: context) {
+            case .success(let secured):
+                stream = secured
+            case .failure(let failure):
+                settings.log?("\(peer) (TLS handshake failed) \(failure.reason)")
+                return
+            }
+        }
         var head: HTTPRequestHead?
         let body = IncomingBody(spillThreshold: settings.spillThreshold)
         defer { body.close() }
@@ -86,14 +102,16 @@ final class Connection {
         // The whole head must arrive within one timeout (so a trickle cannot hold a thread);
         // otherwise the timeout is on silence, so large uploads may take as long as they need.
         let deadline = parser.isReadingHead && !idle ? headStart + settings.idleTimeout : lastActivity + settings.idleTimeout
-        switch Posix.wait(for: fd, wake: wake, until: deadline) {
+        // Bytes TLS has already taken off the socket are read without waiting for more.
+        let ready = stream.hasBufferedInput ? .ready : Posix.wait(for: fd, wake: wake, until: deadline)
+        switch ready {
         case .stopping:
             return false
         case .timedOut:
             if !idle { refuse(.timeout, head: head) }
             return false
         case .ready:
-            let count = readBuffer.withUnsafeMutableBytes { Posix.receive(fd, into: $0) }
+            let count = readBuffer.withUnsafeMutableBytes { stream.receive(into: $0) }
             guard let count else { return true }
             guard count > 0 else {
                 if let head { logIncomplete(head, bodyBytes: bodyBytes) }
@@ -150,6 +168,7 @@ final class Connection {
             let sent = bodyBytes.count <= Self.coalesceLimit
                 ? send((headBytes + bodyBytes)[...])
                 : send(headBytes[...]) && send(bodyBytes[...])
+            if sent, closing { stream.closeNotify() }
             return sent && !closing
         }
     }
@@ -184,7 +203,7 @@ final class Connection {
     private func send(_ bytes: ArraySlice<UInt8>) -> Bool {
         var offset = bytes.startIndex
         while offset < bytes.endIndex {
-            let sent = bytes[offset...].withUnsafeBytes { Posix.send(fd, $0) }
+            let sent = bytes[offset...].withUnsafeBytes { stream.send($0) }
             if sent < 0 { return false }
             if sent == 0 {
                 guard Posix.wait(for: fd, writable: true, wake: wake, until: .now + settings.idleTimeout) == .ready else {
