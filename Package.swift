@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Baton", "BatonLocking"], path: "Tests/TestSupport"),
         .testTarget(name: "PromiseTests", dependencies: ["Baton", "BatonLocking", "TestSupport"]),
         .testTarget(name: "ClientTests", dependencies: ["Baton", "BatonLocking", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Baton", "BatonLocking", "DemoServer", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Baton", "BatonLocking", "BatonOpenSSL", "DemoServer", "TestSupport"]),
         .testTarget(name: "DemoServerTests", dependencies: ["BatonLocking", "DemoServer"]),
         .testTarget(name: "PlaygroundTests", dependencies: ["Playground"]),
     ],

@@ -82,8 +82,8 @@ package struct OpenSSLFunctions: @unchecked Sendable {
     let SSL_set_hostflags: @convention(c) (Pointer, UInt32) -> Void
     let SSL_get0_param: @convention(c) (Pointer) -> Pointer
     let SSL_get_verify_result: @convention(c) (Pointer) -> Int
-    let SSL_get1_peer_certificate: @convention(c) (Pointer) -> Pointer
     let SSL_get0_verified_chain: @convention(c) (Pointer) -> UnsafeMutableRawPointer?
+    let SSL_get_peer_cert_chain: @convention(c) (Pointer) -> UnsafeMutableRawPointer?
     let SSL_get_version: @convention(c) (Pointer) -> UnsafePointer<CChar>?
     let SSL_get_current_cipher: @convention(c) (Pointer) -> Pointer
     let SSL_CIPHER_get_name: @convention(c) (Pointer) -> UnsafePointer<CChar>?
@@ -159,8 +159,8 @@ package struct OpenSSLFunctions: @unchecked Sendable {
         SSL_set_hostflags = try s.function("SSL_set_hostflags")
         SSL_get0_param = try s.function("SSL_get0_param")
         SSL_get_verify_result = try s.function("SSL_get_verify_result")
-        SSL_get1_peer_certificate = try s.function("SSL_get1_peer_certificate")
         SSL_get0_verified_chain = try s.function("SSL_get0_verified_chain")
+        SSL_get_peer_cert_chain = try s.function("SSL_get_peer_cert_chain")
         SSL_get_version = try s.function("SSL_get_version")
         SSL_get_current_cipher = try s.function("SSL_get_current_cipher")
         SSL_CIPHER_get_name = try s.function("SSL_CIPHER_get_name")

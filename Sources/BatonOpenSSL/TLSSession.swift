@@ -158,11 +158,13 @@ package final class TLSSession {
     /// OpenSSL's verification result, `X509_V_OK` (0) when the chain and host verified.
     package var verifyResult: Int { functions.SSL_get_verify_result(ssl) }
 
-    /// What the peer's certificate says, if it sent one.
-    package var peerCertificate: PeerCertificate? {
-        guard let certificate = functions.SSL_get1_peer_certificate(ssl) else { return nil }
-        defer { functions.X509_free(certificate) }
-        return PeerCertificate(certificate, functions: functions)
+    /// What the certificates the peer sent say, its own first: known even when they did not
+    /// verify, for the sentence saying why.
+    package var presentedChain: [PeerCertificate] {
+        guard let chain = functions.SSL_get_peer_cert_chain(ssl) else { return [] }
+        return (0..<min(functions.OPENSSL_sk_num(chain), 10)).compactMap { index in
+            functions.OPENSSL_sk_value(chain, index).map { PeerCertificate(OpaquePointer($0), functions: functions) }
+        }
     }
 
     /// The SHA-256 of each public key (SubjectPublicKeyInfo) of the verified chain, the peer's

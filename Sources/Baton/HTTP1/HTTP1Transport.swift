@@ -4,13 +4,14 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A ``Transport`` of Baton's own that speaks HTTP/1.1 over POSIX sockets: `http` URLs only.
+/// A ``Transport`` of Baton's own that speaks HTTP/1.1 over POSIX sockets, and over TLS for
+/// `https` through the system's OpenSSL 3.
 ///
 /// ```swift
-/// let client = try Client(baseURL: "http://localhost:8080/", transport: HTTP1Transport())
+/// let client = try Client(baseURL: "https://api.example.com/", transport: HTTP1Transport())
 /// ```
 ///
-/// On Linux it carries a client's `http` requests by default (``Client/init(configuration:transport:)``),
+/// On Linux it carries a client's requests by default (``Client/init(configuration:transport:)``),
 /// in place of FoundationNetworking's URLSession, which it outruns many times over, and it keeps
 /// the promises URLSession there cannot:
 /// - **Bounded memory.** A body is read only as fast as it is kept; one declared, delivered or
@@ -31,9 +32,17 @@ import FoundationNetworking
 /// when its method is idempotent; a `POST` then fails with `URLError(.networkConnectionLost)`,
 /// as it may have been acted on.
 ///
-/// It does not speak HTTP/2, TLS (`https`: use ``URLSessionTransport``; the default transport
-/// does so by itself), or through a proxy; it follows no redirect (the client does, under its
-/// ``RedirectPolicy``) and keeps no cache. It keeps cookies, in memory, for its life, as
+/// **TLS.** An `https` connection verifies the server's certificate chain against the system's
+/// trusted roots (and any in ``Configuration/tls``), and that it is for the URL's host, before a
+/// byte of the request is sent; it sends SNI, offers ALPN `http/1.1`, and accepts TLS 1.2 or
+/// later. A certificate refused fails the call with a `URLError` saying why (expired since when,
+/// for which other names, from which untrusted authority): see ``TLSConfiguration``. OpenSSL is
+/// loaded when the first `https` request is sent; where it cannot be, such requests fail with
+/// `URLError(.secureConnectionFailed)` saying so. It does not present client certificates or
+/// resume TLS sessions.
+///
+/// It does not speak HTTP/2, or through a proxy; it follows no redirect (the client does, under
+/// its ``RedirectPolicy``) and keeps no cache. It keeps cookies, in memory, for its life, as
 /// URLSession's ephemeral configuration does: see ``Configuration/keepsCookies``.
 public final class HTTP1Transport: Transport {
     /// How connections and cookies are kept.

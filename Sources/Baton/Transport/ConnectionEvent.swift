@@ -13,6 +13,11 @@ public struct ConnectionEvent: Sendable, CustomStringConvertible {
         public static let reused = Kind(name: "reused")
         /// The connection was closed; ``ConnectionEvent/reason`` says why.
         public static let closed = Kind(name: "closed")
+        /// Requests like this one go to another transport, which tells of no connections;
+        /// ``ConnectionEvent/reason`` says why (a client's default transport on Linux, when
+        /// OpenSSL cannot be loaded, hands `https` to URLSession). Told once; its
+        /// ``ConnectionEvent/connection`` is 0.
+        public static let handedOver = Kind(name: "handed over")
 
         /// The kind's name.
         public var description: String { name }

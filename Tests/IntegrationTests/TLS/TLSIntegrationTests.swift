@@ -1,6 +1,7 @@
 @testable import Baton
 import BatonLocking
-import DemoServer
+import BatonOpenSSL
+@testable import DemoServer
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -75,6 +76,142 @@ final class TLSIntegrationTests: XCTestCase {
         XCTAssertTrue(security.hasPrefix("TLSv1.3, "), security)
         XCTAssertTrue(security.hasSuffix(", http/1.1"), "ALPN agreed http/1.1: \(security)")
     }
+
+    func test_aHostName_isVerified_andSentAsSNI() async throws {
+        let server = try secureServer()
+        let url = URL(string: "https://localhost:\(server.port)/")!
+        let health: Data = try await client(url, transport()).send(Request<Data>(.get, "health")).value
+        XCTAssertEqual(String(decoding: health, as: UTF8.self), #"{"status":"ok"}"#)
+    }
+
+    func test_keepAlive_reusesOneTLSConnection() async throws {
+        let server = try DemoServer.start(configuration: .init(tls: .loopback))
+        let client = try client(server.baseURL, transport())
+        for _ in 0..<5 { _ = try await client.send(Request<Data>(.get, "health")).value }
+        XCTAssertEqual(server.stats.connectionsAccepted, 1)
+    }
+
+    func test_8MiB_downAndUp_arriveIntact() async throws {
+        let server = try secureServer()
+        let client = try client(server.baseURL, transport())
+        let size = 8 << 20
+        let down: Data = try await client.send(Request<Data>(.get, "health", headers: ["X-Demo-Fault": "body-bytes=\(size)"])).value
+        XCTAssertEqual(down.count, size)
+        XCTAssertTrue(down == Data(DemoAPI.paddedBody(size)), "the body arrived changed")
+
+        var generator = SystemRandomNumberGenerator()
+        var upload = Data(count: size)
+        upload.withUnsafeMutableBytes { bytes in
+            for index in stride(from: 0, to: size, by: 8) { bytes.storeBytes(of: generator.next() as UInt64, toByteOffset: index, as: UInt64.self) }
+        }
+        let echo: Echo = try await client.send(Demo.echo(.post, body: .data(upload, contentType: "application/octet-stream"))).value
+        XCTAssertEqual(echo.bodyBytes, size)
+        XCTAssertEqual(echo.bodySHA256, Fixtures.sha256Hex(upload))
+    }
+
+    // MARK: - Refused
+
+    func test_withTheSystemsRootsOnly_theTestCertificateIsNotTrusted() async throws {
+        let named = ProcessInfo.processInfo.environment["SSL_CERT_FILE"].flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+        try XCTSkipIf(named?.contains(DemoServer.TLS.loopbackRootCertificatePEM) == true, "SSL_CERT_FILE names the test root as a system root")
+        let server = try secureServer()
+        let (code, sentence) = try XCTUnwrapAsync(await failure(of: server.baseURL, transport(trustingTestRoot: false)))
+        XCTAssertEqual(code, .serverCertificateHasUnknownRoot)
+        XCTAssertTrue(sentence.contains("the certificate of 127.0.0.1:\(server.port) was issued by an authority that is not trusted"), sentence)
+    }
+
+    func test_eachBadCertificate_isRefusedWithItsSentence() async throws {
+        let cases: [(name: String, code: URLError.Code, says: String)] = [
+            ("expired", .serverCertificateHasBadDate, "expired on 2021-01-01 00:00:00 UTC"),
+            ("not-yet-valid", .serverCertificateNotYetValid, "is not valid yet: it is valid from 2120-01-01 00:00:00 UTC"),
+            ("other-host", .serverCertificateUntrusted, "is for api.example.com and www.example.com, not for 127.0.0.1"),
+            ("self-signed", .serverCertificateUntrusted, "is self-signed, and not trusted"),
+            ("unknown-ca", .serverCertificateHasUnknownRoot, "was issued by an authority that is not trusted: \"Baton Unknown Root CA\""),
+        ]
+        for bad in cases {
+            let log = Locked<[String]>([])
+            let server = try DemoServer.start(configuration: .init(tls: TestCertificates.identity(bad.name), log: { line in log.withLock { $0.append(line) } }))
+            let (code, sentence) = try XCTUnwrapAsync(await failure(of: server.baseURL, transport()))
+            XCTAssertEqual(code, bad.code, bad.name)
+            XCTAssertTrue(sentence.contains("the certificate of 127.0.0.1:\(server.port) \(bad.says)"), "\(bad.name): \(sentence)")
+            XCTAssertTrue(server.stats.requests.isEmpty, "\(bad.name): a request reached the server")
+            server.stop()
+        }
+    }
+
+    func test_aPinThatMatches_passes_andOneThatDoesNot_failsWithNothingSent() async throws {
+        let server = try DemoServer.start(configuration: .init(tls: .loopback))
+        let pinned = try transport { try $0.tls.pin("127.0.0.1", publicKeySHA256: ["sha256/" + TestCertificates.pin("localhost")]) }
+        _ = try await client(server.baseURL, pinned).send(Request<Data>(.get, "health")).value
+        XCTAssertEqual(server.stats.requests["GET /health"], 1)
+
+        let other = try TestCertificates.pin("other-key")
+        let wrong = try transport { try $0.tls.pin("127.0.0.1", publicKeySHA256: [other]) }
+        let (code, sentence) = try XCTUnwrapAsync(await failure(of: server.baseURL, wrong))
+        XCTAssertEqual(code, .serverCertificateUntrusted)
+        XCTAssertTrue(sentence.contains("has none of the public key pinned for 127.0.0.1"), sentence)
+        XCTAssertTrue(sentence.contains("sha256/" + (try TestCertificates.pin("localhost"))), "names the keys presented: \(sentence)")
+        XCTAssertTrue(sentence.contains("nothing was sent"), sentence)
+        XCTAssertEqual(server.stats.requests["GET /health"], 1, "the refused call reached the server")
+
+        // A pin for another host leaves this one to verification alone.
+        let elsewhere = try transport { try $0.tls.pin("api.example.com", publicKeySHA256: [other]) }
+        _ = try await client(server.baseURL, elsewhere).send(Request<Data>(.get, "health")).value
+    }
+
+    func test_aStalledHandshake_meetsTheConnectTimeout() async throws {
+        let listener = try SilentListener()
+        let url = URL(string: "https://127.0.0.1:\(listener.port)/")!
+        let started = ContinuousClock.now
+        let (code, sentence) = try XCTUnwrapAsync(await failure(of: url, transport { $0.connectTimeout = .milliseconds(300) }))
+        XCTAssertEqual(code, .timedOut)
+        XCTAssertTrue(sentence.contains("the TLS handshake with 127.0.0.1:\(listener.port) did not finish within 0.3 seconds"), sentence)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(30), "hang guard")
+    }
+
+    func test_noVersionInCommon_isSaid() async throws {
+        var identity = DemoServer.TLS.loopback
+        identity.offersTLS13 = false
+        let server = try DemoServer.start(configuration: .init(tls: identity))
+        let (code, sentence) = try XCTUnwrapAsync(await failure(of: server.baseURL, transport { $0.tls.minimumVersion = .v1_3 }))
+        XCTAssertEqual(code, .secureConnectionFailed)
+        XCTAssertTrue(sentence.contains("127.0.0.1:\(server.port) and Baton share no TLS version (Baton accepts TLS 1.3 or later)"), sentence)
+
+        // TLS 1.2 is accepted by default.
+        let events = Locked<[ConnectionEvent]>([])
+        var settings = Client.Configuration(baseURL: server.baseURL)
+        settings.monitors = [ConnectionRecorder { event in events.withLock { $0.append(event) } }]
+        _ = try await Client(configuration: settings, transport: transport()).send(Request<Data>(.get, "health")).value
+        XCTAssertEqual(events.value.first { $0.kind == .opened }?.security?.hasPrefix("TLSv1.2, "), true)
+    }
+
+    func test_aPlainHTTPServer_isSaidNotToSpeakTLS() async throws {
+        let plain = try DemoServer.start()
+        let url = URL(string: "https://127.0.0.1:\(plain.port)/")!
+        let (code, sentence) = try XCTUnwrapAsync(await failure(of: url, transport()))
+        XCTAssertEqual(code, .secureConnectionFailed)
+        XCTAssertTrue(sentence.contains("127.0.0.1:\(plain.port)"), sentence)
+        XCTAssertTrue(sentence.contains("did not answer in TLS") || sentence.contains("closed the connection during the TLS handshake"), sentence)
+    }
+
+    func test_cancellingDuringTheHandshake_closesTheConnectionAtOnce() async throws {
+        let listener = try SilentListener()
+        let url = URL(string: "https://127.0.0.1:\(listener.port)/")!
+        // A minute to connect: a cancel that did not reach the handshake would wait it out.
+        let call = try client(url, transport { $0.connectTimeout = .seconds(60) }).send(Request<Data>(.get, "health"))
+        let connection = try XCTUnwrap(listener.acceptOne(timeout: .seconds(30)))
+        defer { Posix.closeDescriptor(connection) }
+        let hello = try XCTUnwrap(listener.read(from: connection, timeout: .seconds(30)))
+        XCTAssertGreaterThan(hello, 0, "the client's hello")
+
+        call.cancel()
+        XCTAssertEqual(listener.read(from: connection, timeout: .seconds(30)), 0, "the client closed the connection")
+    }
+}
+
+/// `XCTUnwrap` for a value an `await` gave.
+func XCTUnwrapAsync<T>(_ value: T?, file: StaticString = #filePath, line: UInt = #line) throws -> T {
+    try XCTUnwrap(value, file: file, line: line)
 }
 
 /// A monitor handing on each connection event.
@@ -83,5 +220,36 @@ struct ConnectionRecorder: ClientMonitor {
 
     func receive(_ event: ClientEvent, from client: Client) {
         if let connection = event.connection { onEvent(connection) }
+    }
+}
+
+/// Where a client made without a transport sends `https`.
+final class DefaultTransportTLSTests: XCTestCase {
+    func test_https_goesToHTTP1Transport_unlessAProxyIsSet() {
+        #if canImport(FoundationNetworking)
+        XCTAssertTrue(DefaultTransport(environment: [:]).routesToHTTP1(scheme: "https", host: "api.example.com"))
+        let proxied = DefaultTransport(environment: ["https_proxy": "http://proxy:3128", "no_proxy": "internal.example.com"])
+        XCTAssertFalse(proxied.routesToHTTP1(scheme: "https", host: "api.example.com"))
+        XCTAssertTrue(proxied.routesToHTTP1(scheme: "https", host: "internal.example.com"))
+        XCTAssertTrue(proxied.routesToHTTP1(scheme: "http", host: "api.example.com"), "the https proxy is not http's")
+        #endif
+    }
+
+    /// Without OpenSSL, `https` goes to URLSession, and the monitors hear why, once.
+    func test_withoutOpenSSL_httpsGoesToURLSession_andTheMonitorsAreToldOnce() async throws {
+        #if canImport(FoundationNetworking)
+        let transport = DefaultTransport(environment: [:], openSSL: .failure(OpenSSLUnavailable(reason: "libssl.so.3 was not found")))
+        XCTAssertFalse(transport.routesToHTTP1(scheme: "https", host: "127.0.0.1"))
+        let events = Locked<[ConnectionEvent]>([])
+        var configuration = Client.Configuration(baseURL: URL(string: "https://127.0.0.1:1/")!)
+        configuration.retryPolicy = nil
+        configuration.monitors = [ConnectionRecorder { event in events.withLock { $0.append(event) } }]
+        let client = try Client(configuration: configuration, transport: transport)
+        for _ in 0..<2 { _ = try? await client.send(Request<Data>(.get, "health")).value }
+        let told = events.value.filter { $0.kind == .handedOver }
+        XCTAssertEqual(told.count, 1, "\(events.value)")
+        XCTAssertEqual(told.first?.description,
+                       "connection 0 to 127.0.0.1:1 handed over: https goes through URLSessionTransport, as Baton's own transport cannot speak TLS here: libssl.so.3 was not found")
+        #endif
     }
 }

@@ -11,7 +11,7 @@ enum TLSRefusal {
     static func error(for failure: TLSFailure, session: TLSSession, host: String, server: String, minimumVersion: TLSVersion) -> URLError {
         let verification = session.verifyResult
         if verification != 0 {
-            return certificateError(verification, certificate: session.peerCertificate, host: host, server: server)
+            return certificateError(verification, chain: session.presentedChain, host: host, server: server)
         }
         let reasons = failure.reasons.joined(separator: "; ")
         let said = reasons.isEmpty ? "" : " (OpenSSL: \(reasons))"
@@ -29,9 +29,11 @@ enum TLSRefusal {
         return URLError(.secureConnectionFailed, detail: "the TLS handshake with \(server) failed\(said)")
     }
 
-    /// The sentence for OpenSSL's verification result `code` (an `X509_V_ERR_*` value).
-    static func certificateError(_ code: Int, certificate: PeerCertificate?, host: String, server: String) -> URLError {
+    /// The sentence for OpenSSL's verification result `code` (an `X509_V_ERR_*` value), about
+    /// the `chain` the server presented (its own certificate first).
+    static func certificateError(_ code: Int, chain: [PeerCertificate], host: String, server: String) -> URLError {
         let subject = "the certificate of \(server)"
+        let certificate = chain.first
         let fix = "trust its root with TLSConfiguration.trustRoots, if it is yours"
         switch code {
         case 10:
@@ -47,10 +49,10 @@ enum TLSRefusal {
             return URLError(.serverCertificateUntrusted, detail: "\(subject) is self-signed, and not trusted (\(fix))")
         case 19:
             return URLError(.serverCertificateHasUnknownRoot, detail:
-                "\(subject) chains to a root that is not trusted\(issuer(certificate)) (\(fix))")
+                "\(subject) chains to a root that is not trusted\(issuer(chain.last)) (\(fix))")
         case 2, 20, 21:
             return URLError(.serverCertificateHasUnknownRoot, detail:
-                "\(subject) was issued by an authority that is not trusted\(issuer(certificate)) (\(fix))")
+                "\(subject) was issued by an authority that is not trusted\(issuer(chain.last)) (\(fix))")
         default:
             return URLError(.serverCertificateUntrusted, detail: "\(subject) did not verify: \(PeerCertificate.verificationReason(code))")
         }
