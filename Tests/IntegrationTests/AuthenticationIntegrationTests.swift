@@ -311,10 +311,10 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
     }
 }
 
-/// A real URLSession transport that holds every request while `passes` is false, until
+/// A real transport (Baton's own) that holds every request while `passes` is false, until
 /// `release()`; `holding` is fulfilled when the first request is held.
 final class HeldTransport: Transport {
-    private let inner = URLSessionTransport()
+    private let inner = HTTP1Transport()
     private let state = Locked<(passes: Bool, held: [@Sendable () -> Void], released: Bool)>((false, [], false))
     let holding = XCTestExpectation(description: "a request is held")
 

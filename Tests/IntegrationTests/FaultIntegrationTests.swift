@@ -69,7 +69,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     func test_dropFault_failsAsATransportError() async throws {
         let events = EventRecorder()
 
-        let error = await apiError(try singleAttemptClient(monitors: [events], transport: URLSessionTransport()).send(GetOrder(id: 1, fault: "drop")))
+        let error = await apiError(try singleAttemptClient(monitors: [events], transport: urlSessionTransport()).send(GetOrder(id: 1, fault: "drop")))
 
         let code = transportCode(error)
         // Observed with libcurl under FoundationNetworking (Swift 6.3.1, Linux): -1011
@@ -81,7 +81,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     }
 
     func test_dropFault_describesTheInvalidResponse() async throws {
-        let error = await apiError(try singleAttemptClient(transport: URLSessionTransport()).send(GetOrder(id: 1, fault: "drop")))
+        let error = await apiError(try singleAttemptClient(transport: urlSessionTransport()).send(GetOrder(id: 1, fault: "drop")))
 
         XCTAssertEqual(error?.description, "GET /orders/1 failed before a response arrived: the server's response was not valid HTTP (URLError.Code -1011).")
     }
@@ -114,7 +114,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     func test_postDroppedOnAReusedConnection_failsWithATypedErrorAfterOneAttemptOfBatons() async throws {
         let recorder = EventRecorder()
         let configured = try makeClient { $0.monitors = [recorder] }
-        let client = try Client(configuration: configured.configuration, transport: URLSessionTransport())
+        let client = try Client(configuration: configured.configuration, transport: urlSessionTransport())
         _ = try await client.send(GetOrder(id: 1)).value
         let started = ContinuousClock.now
 
@@ -141,7 +141,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     // this answer). The two cuts below are on either side of that window.
 
     func test_dropAfter10Bytes_insideTheStatusLine_failsAsATransportError() async throws {
-        let error = await apiError(try singleAttemptClient(transport: URLSessionTransport()).send(GetOrder(id: 1, fault: "drop-after=10")))
+        let error = await apiError(try singleAttemptClient(transport: urlSessionTransport()).send(GetOrder(id: 1, fault: "drop-after=10")))
 
         let code = transportCode(error)
         // Observed: -1011 badServerResponse ("Empty reply from server"), as for `drop`.

@@ -45,16 +45,19 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
     /// With a proxy in the environment, `http` goes through URLSession (which tells of no
     /// connections), except to a host `no_proxy` names.
     func test_theDefaultTransport_withAProxy_sendsThroughURLSession_exceptToUnproxiedHosts() async throws {
+        _ = try urlSessionTransport()
         let told = Locked(0)
         var options = TransferOptions()
         options.connectionEvents = { _ in told.withLock { $0 += 1 } }
         let request = URLRequest(url: server.baseURL.appendingPathComponent("health"))
 
-        let proxied = DefaultTransport(environment: ["http_proxy": "http://proxy.invalid:3128", "no_proxy": "example.com"])
+        // The proxy of the server's scheme: `https_proxy` when the suite runs over TLS.
+        let proxy = "\(server.baseURL.scheme!)_proxy"
+        let proxied = DefaultTransport(environment: [proxy: "http://proxy.invalid:3128", "no_proxy": "example.com"])
         _ = try await proxied.send(request, body: nil, options: options).value
         XCTAssertEqual(told.value, 0, "through URLSession")
 
-        let unproxied = DefaultTransport(environment: ["http_proxy": "http://proxy.invalid:3128", "no_proxy": "127.0.0.1"])
+        let unproxied = DefaultTransport(environment: [proxy: "http://proxy.invalid:3128", "no_proxy": "127.0.0.1"])
         _ = try await unproxied.send(request, body: nil, options: options).value
         XCTAssertGreaterThan(told.value, 0, "through HTTP1Transport")
     }
@@ -214,7 +217,7 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
     /// first refuses and the next address is tried.
     func test_aNameWithSeveralAddresses_triesEachInTurn() async throws {
         var configuration = client.configuration
-        configuration.baseURL = URL(string: "http://localhost:\(server.port)/")!
+        configuration.baseURL = URL(string: "\(server.baseURL.scheme!)://localhost:\(server.port)/")!
         let overLocalhost = try Client(configuration: configuration, transport: HTTP1Transport())
 
         let order = try await overLocalhost.send(Request<Order>(.get, "orders/1")).value

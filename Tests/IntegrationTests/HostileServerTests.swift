@@ -50,7 +50,7 @@ final class HostileServerTests: IntegrationTestCase {
     /// `URLSessionTransport`: what the client promises holds whichever carries its requests.
     private func clientsOverEachTransport(_ configure: (inout Client.Configuration) -> Void) throws -> [(String, Client)] {
         let client = try makeClient(configure: configure)
-        return [("default transport", client), ("URLSessionTransport", try Client(configuration: client.configuration, transport: URLSessionTransport()))]
+        return [("default transport", client), ("URLSessionTransport", try Client(configuration: client.configuration, transport: urlSessionTransport()))]
     }
 
     // MARK: The overall deadline

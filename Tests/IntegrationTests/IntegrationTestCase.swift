@@ -59,6 +59,11 @@ class IntegrationTestCase: XCTestCase {
 
     private static let fixtures = Locked<[String: Fixture]>([:])
 
+    /// Whether the suite runs over `https` (`BATON_TEST_TLS=1`, as `.ci/run` sets once): every
+    /// fixture server then serves TLS with DemoServer's loopback test identity, whose root the
+    /// environment must make trusted (`.ci/tls-suite` puts it in the system's bundle).
+    static let overTLS = ProcessInfo.processInfo.environment["BATON_TEST_TLS"] == "1"
+
     /// The server of this test class called `name`, started on first use (and stopped by the
     /// class's `tearDown`). Tests needing two origins use "A" (the main one) and "B".
     static func fixture(_ name: String) throws -> Fixture {
@@ -67,7 +72,8 @@ class IntegrationTestCase: XCTestCase {
             if let fixture = fixtures[key] { return fixture }
             let log = ServerLog()
             let server = try DemoServer.start(configuration: .init(
-                tokenLifetime: 60, maxBodyBytes: 64 << 20, seed: 0, idleTimeout: 5, log: { log.append($0) }
+                tokenLifetime: 60, maxBodyBytes: 64 << 20, seed: 0, idleTimeout: 5, tls: overTLS ? .loopback : nil,
+                log: { log.append($0) }
             ))
             let fixture = Fixture(server: server, log: log)
             fixtures[key] = fixture
@@ -308,4 +314,13 @@ extension Client.Configuration {
         configuration.monitors = monitors
         return configuration
     }
+}
+
+/// A `URLSessionTransport`, for the tests of what URLSession itself does. Skips the test when the
+/// suite runs over `https` where URLSession cannot trust the test root (`.ci/tls-suite` without
+/// user namespaces: libcurl reads only the system's bundle).
+func urlSessionTransport() throws -> URLSessionTransport {
+    try XCTSkipIf(ProcessInfo.processInfo.environment["BATON_TEST_TLS_URLSESSION"] == "untrusted",
+                  "URLSession trusts only the system's roots, and the test root is not one here")
+    return URLSessionTransport()
 }

@@ -113,7 +113,7 @@ final class NewcomerIntegrationTests: IntegrationTestCase {
     /// reaches the server.
     func test_aGETWithABody_overURLSession_isRefusedBeforeSending_neverCalledTooLarge() async throws {
         let client = try makeClient { _ in }
-        let overURLSession = try Client(configuration: client.configuration, transport: URLSessionTransport())
+        let overURLSession = try Client(configuration: client.configuration, transport: urlSessionTransport())
 
         let error = await error(of: overURLSession.send(Demo.echo(.get, body: .json(["name": "山田"]))))
 
@@ -143,7 +143,7 @@ final class NewcomerIntegrationTests: IntegrationTestCase {
     }
 
     func test_aGETWithAnEmptyBody_goesWithout_overURLSession() async throws {
-        let overURLSession = try Client(configuration: client.configuration, transport: URLSessionTransport())
+        let overURLSession = try Client(configuration: client.configuration, transport: urlSessionTransport())
         let echo = try await overURLSession.send(Demo.echo(.get, body: .data(Data(), contentType: "text/plain"))).value
         XCTAssertEqual(echo.method, "GET")
         XCTAssertEqual(echo.bodyBytes, 0)

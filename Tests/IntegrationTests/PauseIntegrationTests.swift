@@ -82,7 +82,7 @@ final class PauseIntegrationTests: IntegrationTestCase {
     /// `client` over `URLSessionTransport`: the two tests below are about URLSession on Linux,
     /// where a transfer cannot be suspended. (HTTP1Transport stops reading while paused.)
     private func overURLSession(_ client: Client) throws -> Client {
-        try Client(configuration: client.configuration, transport: URLSessionTransport())
+        try Client(configuration: client.configuration, transport: urlSessionTransport())
     }
 
     /// Linux, over URLSessionTransport: paused, and watched, before its request could start, a tracked download still

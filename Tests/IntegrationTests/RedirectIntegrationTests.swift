@@ -185,7 +185,7 @@ final class RedirectIntegrationTests: IntegrationTestCase {
         var configuration = Client.Configuration(baseURL: server.baseURL)
         configuration.headers = ["X-Api-Key": "k-123", "Authorization": "Bearer \(token!)"]
         configuration.sensitiveHeaders = ["X-Api-Key"]
-        let client = try Client(configuration: configuration, transport: URLSessionTransport())
+        let client = try Client(configuration: configuration, transport: urlSessionTransport())
 
         let echo = try await client.send(Demo.redirect(status: 302, to: echoOnB)).value
 

@@ -25,7 +25,7 @@ final class TransportIntegrationTests: IntegrationTestCase {
         // before (a handler added to a settled promise runs on the thread adding it).
         let release = DispatchSemaphore(value: 0)
         let configured = try makeClient { $0.adapters = [HeldAdapter(release: release)] }
-        let client = try Client(configuration: configured.configuration, transport: URLSessionTransport())
+        let client = try Client(configuration: configured.configuration, transport: urlSessionTransport())
         let (smallQueue, small) = queueOfTheHandler(client.send(Request<Data>(.get, "health")))
         let (largeQueue, large) = queueOfTheHandler(client.send(Request<Data>(.get, "health", headers: [
             "X-Demo-Fault": "body-bytes=\(URLSessionTransport.parallelDecodingThreshold)",
@@ -50,7 +50,7 @@ final class TransportIntegrationTests: IntegrationTestCase {
         request.httpMethod = "POST"
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
 
-        let response = try await URLSessionTransport().send(request, body: .file(file), options: TransferOptions()).value
+        let response = try await urlSessionTransport().send(request, body: .file(file), options: TransferOptions()).value
 
         let echo = try JSONDecoder().decode(Echo.self, from: response.body)
         XCTAssertEqual(response.statusCode, 200)
