@@ -9,11 +9,12 @@ final class ChildServer {
     private let process: Process
     private let input: Pipe
 
-    /// Starts the child and waits for the port it listens on.
-    init(maxBodyBytes: Int) throws {
+    /// Starts the child, serving `https` with the loopback test identity when `tls`, and waits
+    /// for the port it listens on.
+    init(maxBodyBytes: Int, tls: Bool = false) throws {
         process = Process()
         process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--serve-demo", String(maxBodyBytes)]
+        process.arguments = ["--serve-demo", String(maxBodyBytes)] + (tls ? ["tls"] : [])
         input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -41,9 +42,11 @@ final class ChildServer {
     }
 
     /// The child's side: serves until standard input closes, after printing its base URL.
-    static func serve(maxBodyBytes: Int) -> Never {
+    static func serve(maxBodyBytes: Int, tls: Bool) -> Never {
         do {
-            let server = try DemoServer.start(configuration: DemoServer.Configuration(tokenLifetime: 3600, maxBodyBytes: maxBodyBytes))
+            let server = try DemoServer.start(configuration: DemoServer.Configuration(
+                tokenLifetime: 3600, maxBodyBytes: maxBodyBytes, tls: tls ? .loopback : nil
+            ))
             FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
             _ = FileHandle.standardInput.readDataToEndOfFile()
             server.stop()

@@ -15,6 +15,10 @@ import FoundationNetworking
 ///   gets today);
 /// - the floor: a keep-alive GET loop on blocking sockets, nothing decoded (``WireFloor``).
 ///
+/// With `https`, two more sides run against a second DemoServer serving TLS, both verifying its
+/// certificate (the test root is a system root for the run: see ``TestRootTrust``): Baton over
+/// its transport, and URLSession plus JSONDecoder by hand (the `client.tls` rows).
+///
 /// Every side does what each call of a real client does, each the cheapest way it can, and keeps
 /// one session (or pool, or socket per worker) and one decoder for the whole run.
 enum ClientSuite {
@@ -26,9 +30,11 @@ enum ClientSuite {
         var bikou: String
     }
 
-    static func run(quick: Bool) throws -> [BenchResult] {
+    static func run(quick: Bool, https: Bool) throws -> [BenchResult] {
         let server = try DemoServer.start(configuration: DemoServer.Configuration(tokenLifetime: 3600))
         defer { server.stop() }
+        let secureServer = https ? try DemoServer.start(configuration: DemoServer.Configuration(tokenLifetime: 3600, tls: .loopback)) : nil
+        defer { secureServer?.stop() }
         let token = try login(baseURL: server.baseURL)
         let overHTTP1 = try batonSide(server.baseURL, token: token, transport: HTTP1Transport())
         let overURLSession = try batonSide(server.baseURL, token: token, transport: URLSessionTransport())
@@ -38,6 +44,14 @@ enum ClientSuite {
         let floorHeaders = ["Authorization": "Bearer \(token)", "User-Agent": Client.defaultUserAgent, "Accept": "application/json"]
         let floor: (Int, Int) -> Double = { requests, concurrency in
             WireFloor.requestsPerSecond(port: server.port, path: "/orders/1", headers: floorHeaders, requests: requests, concurrency: concurrency)
+        }
+        var secureSides: [(name: String, measure: (Int, Int) -> Double)] = []
+        if let secureServer {
+            let secureToken = try login(baseURL: secureServer.baseURL)
+            secureSides = [
+                ("https1", try batonSide(secureServer.baseURL, token: secureToken, transport: HTTP1Transport())),
+                ("https_raw", rawSide(secureServer.baseURL, token: secureToken, session: session)),
+            ]
         }
         let rounds = quick ? 2 : 21
         var results: [BenchResult] = []
@@ -49,7 +63,7 @@ enum ClientSuite {
             let fast = slow * 8
             let sides: [(name: String, requests: Int, measure: (Int, Int) -> Double)] = [
                 ("http1", fast, overHTTP1), ("urlsessionTransport", slow, overURLSession), ("raw", slow, raw), ("floor", fast, floor),
-            ]
+            ] + secureSides.map { ($0.name, $0.name == "https_raw" ? slow : fast, $0.measure) }
             // Warm every path (connections, caches) before measuring.
             for side in sides { _ = side.measure(64, concurrency) }
             // Each round runs every side back to back, in an order that turns round by round,
@@ -76,6 +90,10 @@ enum ClientSuite {
                                "urlsessionTransport", over: "raw", "URLSession", .atLeast(0.9)))
             results.append(row("client.wire.c\(concurrency).vs_urlsession", "GET /orders/1, \(concurrency) at once, over HTTP1Transport",
                                "http1", over: "raw", "URLSession", .atLeast(4)))
+            if !secureSides.isEmpty {
+                results.append(row("client.tls.c\(concurrency).vs_urlsession", "GET /orders/1, \(concurrency) at once, https over HTTP1Transport",
+                                   "https1", over: "https_raw", "URLSession https", .atLeast(3)))
+            }
             if concurrency == 1 {
                 results.append(row("client.wire.c1.vs_floor", "GET /orders/1, 1 at once, over HTTP1Transport",
                                    "http1", over: "floor", "socket floor", .atLeast(0.5)))

@@ -14,7 +14,9 @@ import FoundationNetworking
 /// (Linux's `VmHWM`, reset before each side through `/proc/self/clear_refs`).
 ///
 /// Baton's rows run over `URLSessionTransport` (its own cost over the same stack) and, in the
-/// `.http1` rows, over `HTTP1Transport`.
+/// `.http1` rows, over `HTTP1Transport`. With `https`, the `upload.tls` rows upload the same
+/// photo to a second child serving TLS, Baton over `HTTP1Transport` against URLSession, both
+/// verifying the certificate (see ``TestRootTrust``).
 ///
 /// The raw upload sends a body file of the same multipart layout, built beforehand, with
 /// `uploadTask(with:fromFile:)`; Baton builds its body file as part of the call, as a user's call
@@ -22,7 +24,7 @@ import FoundationNetworking
 enum TransferSuite {
     struct Photo: Decodable, Sendable { var id: Int; var bytes: Int }
 
-    static func run(quick: Bool) throws -> [BenchResult] {
+    static func run(quick: Bool, https: Bool) throws -> [BenchResult] {
         let size = quick ? 32 << 20 : 256 << 20
         let server = try ChildServer(maxBodyBytes: size + (1 << 20))
         defer { server.stop() }
@@ -91,11 +93,44 @@ enum TransferSuite {
             ]
         }
         let upload = (rawUpload, rawUploadGrowth), download = (rawDownload, rawDownloadGrowth)
+        var secure: [BenchResult] = []
+        if https {
+            let measured = try secureUpload(of: photo, size: size, form: form, rawBody: rawBody, session: session)
+            secure = rows("upload.tls", memoryName: "upload.tls.rss_growth_mib", "uploaded over https, HTTP1Transport",
+                          measured.baton, raw: measured.raw, target: 1)
+        }
         return rows("upload.multipart", memoryName: "upload.rss_growth_mib", "uploaded, multipart", (batonUpload, batonUploadGrowth), raw: upload, target: 0.9)
             + rows("download.file", memoryName: "download.rss_growth_mib", "downloaded to a file", (batonDownload, batonDownloadGrowth), raw: download, target: 0.9)
             + rows("upload.http1", memoryName: "upload.http1.rss_growth_mib", "uploaded over HTTP1Transport", (http1Upload, http1UploadGrowth), raw: upload, target: 1)
             + rows("download.http1", memoryName: "download.http1.rss_growth_mib", "downloaded to a file over HTTP1Transport",
                    (http1Download, http1DownloadGrowth), raw: download, target: 1)
+            + secure
+    }
+
+    /// The photo uploaded to a child DemoServer serving `https`: through Baton over
+    /// `HTTP1Transport`, and through URLSession's `uploadTask` from the prebuilt body file.
+    private static func secureUpload(
+        of photo: URL, size: Int, form: MultipartForm, rawBody: URL, session: URLSession
+    ) throws -> (baton: (Double, Double), raw: (Double, Double)) {
+        let server = try ChildServer(maxBodyBytes: size + (1 << 20), tls: true)
+        defer { server.stop() }
+        let token = try value(of: try Client(baseURL: server.baseURL).send(
+            Request<Token>(.post, "tokens", body: .form([("grant_type", "password"), ("username", "demo"), ("password", "demo")]))
+        )).token
+        let client = try Client(baseURL: server.baseURL, transport: HTTP1Transport()) { $0.headers["Authorization"] = "Bearer \(token)" }
+        _ = try value(of: client.send(Request<Review>(.post, "facilities/1/reviews", body: .json(NewReview(content: "bench", rating: 5)))))
+        let raw = try measured {
+            var request = URLRequest(url: server.baseURL.appending(path: "reviews/1/photos"))
+            request.httpMethod = "POST"
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            request.setValue("multipart/form-data; boundary=BenchBoundary7MA4YWxkTrZu0gW", forHTTPHeaderField: "Content-Type")
+            try waitForTask { done in session.uploadTask(with: request, fromFile: rawBody) { _, response, error in done(response, error) } }
+        }
+        let baton = try measured {
+            let stored = try value(of: client.send(Request<Photo>(.post, "reviews/1/photos", body: .multipart(form))))
+            guard stored.bytes == size else { throw BenchFailure("the server stored \(stored.bytes) bytes of \(size)") }
+        }
+        return (baton, raw)
     }
 
     private struct Token: Decodable, Sendable { var token: String }
