@@ -10,12 +10,12 @@ let offlineAndImagesScenario = Scenario(
     explanation: "Books are saved to a file store as they decode; with their server stopped, the same call answers from the store. An image goes no image → loading → loaded."
 ) { session in
     // A server of its own, to stop.
-    let server = try DemoServer.start()
+    let server = try session.startServer()
     let store = FileEntityStore(folder: session.folder.appending(path: "entities"))
-    let token = try await Client(baseURL: server.baseURL).send(
+    let token = try await Client(baseURL: server.baseURL, transport: session.transport).send(
         Request<Token>(.post, "tokens", body: .form([("grant_type", "password"), ("username", "demo"), ("password", "demo")]))
     ).value.token
-    let client = try Client(baseURL: server.baseURL) { configuration in
+    let client = try Client(baseURL: server.baseURL, transport: session.transport) { configuration in
         configuration.headers["Authorization"] = "Bearer \(token)"
         configuration.store = store
         configuration.retryPolicy = RetryPolicy(retryLimit: 1, baseDelay: .milliseconds(50))

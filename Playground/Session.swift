@@ -30,26 +30,47 @@ final class Session: Sendable {
     /// Token refreshes, as the authenticator's events tell them.
     private let refreshTally = Tally()
 
-    init(baseURL: URL) throws {
+    /// The transport of every client: Baton's own trusting DemoServer's test root, with `--tls`;
+    /// `nil` (the default transport) otherwise.
+    let transport: (any Transport)?
+    /// Whether servers the scenarios start serve `https`.
+    let overTLS: Bool
+
+    init(baseURL: URL, trustsTestRoot: Bool) throws {
         self.baseURL = baseURL
+        overTLS = trustsTestRoot
+        if trustsTestRoot {
+            var settings = HTTP1Transport.Configuration()
+            try settings.tls.trustRoots(pem: DemoServer.TLS.loopbackRootCertificatePEM)
+            transport = HTTP1Transport(configuration: settings)
+        } else {
+            transport = nil
+        }
+        let transport = self.transport
         folder = FileManager.default.temporaryDirectory.appending(path: "baton-playground-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let counter = RequestCounter()
         let refreshes = refreshTally
         authenticator = try Authenticator(tokenURL: baseURL.appending(path: "tokens")) { configuration in
             configuration.fields = TokenResponseFields(accessToken: "token")   // the demo API's name for it
+            configuration.transport = transport
             configuration.onEvent = { event in
                 Console.shared.line("   event: \(event.kind)")
                 if event.kind == .refreshed { refreshes.add(1) }
             }
         }
         let authenticator = self.authenticator
-        client = try Client(baseURL: baseURL) { configuration in
+        client = try Client(baseURL: baseURL, transport: transport) { configuration in
             configuration.interceptors = [authenticator]
             configuration.monitors = [counter]
         }
-        demo = try Client(baseURL: baseURL) { $0.retryPolicy = nil }
+        demo = try Client(baseURL: baseURL, transport: transport) { $0.retryPolicy = nil }
         counter.session = self
+    }
+
+    /// A DemoServer of a scenario's own, over https with `--tls`.
+    func startServer() throws -> DemoServer {
+        try DemoServer.start(configuration: .init(tls: overTLS ? .loopback : nil))
     }
 
     func finish() {

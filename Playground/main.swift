@@ -2,11 +2,11 @@ import Baton
 import DemoServer
 import Foundation
 
-// swift run playground [SCENARIO ...] [--base-url URL] [--list] [--help]
+// swift run playground [SCENARIO ...] [--base-url URL] [--tls] [--list] [--help]
 //
 // Runs Baton's main job for real: against DemoServer started in this process on a free port, or
-// against a `demo-server` started separately (`--base-url`). Exits non-zero when any scenario
-// does not behave as it says.
+// against a `demo-server` started separately (`--base-url`), over https with `--tls`. Exits
+// non-zero when any scenario does not behave as it says.
 
 let scenarios = [
     loginScenario, reviewWithPhotosScenario, expiredTokensScenario, failedPhotoScenario,
@@ -14,13 +14,15 @@ let scenarios = [
 ]
 
 let usage = """
-usage: swift run playground [SCENARIO ...] [--base-url URL] [--list] [--help]
+usage: swift run playground [SCENARIO ...] [--base-url URL] [--tls] [--list] [--help]
 
 Runs Baton against the demo API, every scenario in order unless some are named:
 \(scenarios.map { "  \($0.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \($0.title)" }.joined(separator: "\n"))
 
   --base-url URL  talk to a demo server started separately (swift run demo-server --port 8080)
                   instead of one started in this process
+  --tls           over https: DemoServer serves TLS with its loopback test certificate, and
+                  Baton trusts the test root that issued it (also for demo-server --tls)
   --list          list the scenarios and exit
   --help          show this text
 
@@ -45,6 +47,8 @@ if let index = arguments.firstIndex(of: "--base-url") {
     baseURLText = arguments[index + 1]
     arguments.removeSubrange(index...index + 1)
 }
+let overTLS = arguments.contains("--tls")
+arguments.removeAll { $0 == "--tls" }
 let unknown = arguments.filter { name in !scenarios.contains { $0.name == name } }
 guard unknown.isEmpty else {
     FileHandle.standardError.write(Data("playground: no scenario \(unknown.map { "'\($0)'" }.joined(separator: ", ")); see --list\n".utf8))
@@ -64,19 +68,20 @@ if let baseURLText {
     }
     server = nil
 } else {
-    server = try DemoServer.start()
+    server = try DemoServer.start(configuration: .init(tls: overTLS ? .loopback : nil))
     baseURL = server!.baseURL
 }
 
 let started = ContinuousClock.now
 let session: Session
 do {
-    session = try Session(baseURL: baseURL)
+    session = try Session(baseURL: baseURL, trustsTestRoot: overTLS)
 } catch {
     FileHandle.standardError.write(Data("playground: \(error.localizedDescription)\n".utf8))
     exit(2)
 }
-Console.shared.line("Baton playground, against \(server == nil ? "the demo server at" : "DemoServer started in this process at") \(baseURL.absoluteString)")
+Console.shared.line("Baton playground, against \(server == nil ? "the demo server at" : "DemoServer started in this process at") \(baseURL.absoluteString)"
+    + (overTLS ? " (TLS: the test root trusted)" : ""))
 
 var failures: [String] = []
 for scenario in chosen {

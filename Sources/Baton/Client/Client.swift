@@ -47,7 +47,10 @@ public final class Client: Sendable {
     /// - Parameters:
     ///   - configuration: The base URL and everything else.
     ///   - transport: What carries requests. By default, on Linux, ``HTTP1Transport`` for `http`
-    ///     and ``URLSessionTransport`` for `https`; on Apple platforms, ``URLSessionTransport``.
+    ///     and `https` (URLSession where the environment names a proxy, or for `https` where
+    ///     OpenSSL 3 cannot be loaded); on Apple platforms, ``URLSessionTransport``. To trust a
+    ///     private certificate authority or pin keys, pass an ``HTTP1Transport`` made with a
+    ///     ``TLSConfiguration``.
     ///     Whichever it is, the client follows redirects itself, under ``Configuration/redirects``.
     ///
     /// - Throws: ``ConfigurationError`` when the base URL cannot work: no scheme (`"localhost"`),
