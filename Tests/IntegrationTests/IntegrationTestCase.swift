@@ -315,12 +315,3 @@ extension Client.Configuration {
         return configuration
     }
 }
-
-/// A `URLSessionTransport`, for the tests of what URLSession itself does. Skips the test when the
-/// suite runs over `https` where URLSession cannot trust the test root (`.ci/tls-suite` without
-/// user namespaces: libcurl reads only the system's bundle).
-func urlSessionTransport() throws -> URLSessionTransport {
-    try XCTSkipIf(ProcessInfo.processInfo.environment["BATON_TEST_TLS_URLSESSION"] == "untrusted",
-                  "URLSession trusts only the system's roots, and the test root is not one here")
-    return URLSessionTransport()
-}

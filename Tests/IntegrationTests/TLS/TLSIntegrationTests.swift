@@ -1,6 +1,5 @@
 @testable import Baton
 import BatonLocking
-import BatonOpenSSL
 @testable import DemoServer
 import Foundation
 #if canImport(FoundationNetworking)
@@ -109,6 +108,36 @@ final class TLSIntegrationTests: XCTestCase {
         XCTAssertEqual(echo.bodySHA256, Fixtures.sha256Hex(upload))
     }
 
+    /// A server that answers before the body is in (413, its length declared too large) is heard
+    /// over TLS as over TCP: the answer, decrypted while the body was going out, is read first.
+    func test_anEarlyAnswer_whileTheBodyGoesOut_isRead() async throws {
+        let server = try DemoServer.start(configuration: .init(maxBodyBytes: 1 << 20, tls: .loopback))
+        let client = try client(server.baseURL, transport())
+        let body = Data(count: 8 << 20)
+        do {
+            _ = try await client.send(Demo.echo(.post, body: .data(body, contentType: "application/octet-stream"))).value
+            XCTFail("an 8 MiB body was accepted by a server taking 1 MiB")
+        } catch let error as APIError {
+            XCTAssertEqual(error.statusCode, 413, "\(error)")
+        }
+        _ = try await client.send(Request<Data>(.get, "health")).value
+    }
+
+    /// An answer cut short by a close without `close_notify` fails as cut (its length says so),
+    /// and the next call goes out on a new connection.
+    func test_anAnswerCutWithoutCloseNotify_failsAsCut() async throws {
+        let server = try secureServer()
+        let client = try client(server.baseURL, transport())
+        do {
+            _ = try await client.send(Request<Data>(.get, "health", headers: ["X-Demo-Fault": "body-bytes=100000; drop-after=50000"])).value
+            XCTFail("a cut answer was taken whole")
+        } catch let error as APIError {
+            XCTAssertEqual(error.urlError?.code, .networkConnectionLost, "\(error)")
+        }
+        let health: Data = try await client.send(Request<Data>(.get, "health")).value
+        XCTAssertEqual(health.count, 15)
+    }
+
     // MARK: - Refused
 
     func test_withTheSystemsRootsOnly_theTestCertificateIsNotTrusted() async throws {
@@ -206,50 +235,5 @@ final class TLSIntegrationTests: XCTestCase {
 
         call.cancel()
         XCTAssertEqual(listener.read(from: connection, timeout: .seconds(30)), 0, "the client closed the connection")
-    }
-}
-
-/// `XCTUnwrap` for a value an `await` gave.
-func XCTUnwrapAsync<T>(_ value: T?, file: StaticString = #filePath, line: UInt = #line) throws -> T {
-    try XCTUnwrap(value, file: file, line: line)
-}
-
-/// A monitor handing on each connection event.
-struct ConnectionRecorder: ClientMonitor {
-    let onEvent: @Sendable (ConnectionEvent) -> Void
-
-    func receive(_ event: ClientEvent, from client: Client) {
-        if let connection = event.connection { onEvent(connection) }
-    }
-}
-
-/// Where a client made without a transport sends `https`.
-final class DefaultTransportTLSTests: XCTestCase {
-    func test_https_goesToHTTP1Transport_unlessAProxyIsSet() {
-        #if canImport(FoundationNetworking)
-        XCTAssertTrue(DefaultTransport(environment: [:]).routesToHTTP1(scheme: "https", host: "api.example.com"))
-        let proxied = DefaultTransport(environment: ["https_proxy": "http://proxy:3128", "no_proxy": "internal.example.com"])
-        XCTAssertFalse(proxied.routesToHTTP1(scheme: "https", host: "api.example.com"))
-        XCTAssertTrue(proxied.routesToHTTP1(scheme: "https", host: "internal.example.com"))
-        XCTAssertTrue(proxied.routesToHTTP1(scheme: "http", host: "api.example.com"), "the https proxy is not http's")
-        #endif
-    }
-
-    /// Without OpenSSL, `https` goes to URLSession, and the monitors hear why, once.
-    func test_withoutOpenSSL_httpsGoesToURLSession_andTheMonitorsAreToldOnce() async throws {
-        #if canImport(FoundationNetworking)
-        let transport = DefaultTransport(environment: [:], openSSL: .failure(OpenSSLUnavailable(reason: "libssl.so.3 was not found")))
-        XCTAssertFalse(transport.routesToHTTP1(scheme: "https", host: "127.0.0.1"))
-        let events = Locked<[ConnectionEvent]>([])
-        var configuration = Client.Configuration(baseURL: URL(string: "https://127.0.0.1:1/")!)
-        configuration.retryPolicy = nil
-        configuration.monitors = [ConnectionRecorder { event in events.withLock { $0.append(event) } }]
-        let client = try Client(configuration: configuration, transport: transport)
-        for _ in 0..<2 { _ = try? await client.send(Request<Data>(.get, "health")).value }
-        let told = events.value.filter { $0.kind == .handedOver }
-        XCTAssertEqual(told.count, 1, "\(events.value)")
-        XCTAssertEqual(told.first?.description,
-                       "connection 0 to 127.0.0.1:1 handed over: https goes through URLSessionTransport, as Baton's own transport cannot speak TLS here: libssl.so.3 was not found")
-        #endif
     }
 }

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Certificates read from PEM text.
+enum PEMCertificates {
+    /// The DER of each `CERTIFICATE` block in `text`, in order.
+    static func decode(_ text: String) throws(TLSConfigurationError) -> [Data] {
+        let begin = "-----BEGIN CERTIFICATE-----", end = "-----END CERTIFICATE-----"
+        var certificates: [Data] = []
+        var rest = Substring(text)
+        while let start = rest.range(of: begin) {
+            guard let stop = rest.range(of: end, range: start.upperBound..<rest.endIndex) else {
+                throw TLSConfigurationError("certificate \(certificates.count + 1) of the PEM text has no \"\(end)\" line")
+            }
+            let body = rest[start.upperBound..<stop.lowerBound].filter { !$0.isWhitespace }
+            guard let der = Data(base64Encoded: String(body)), der.first == 0x30 else {
+                throw TLSConfigurationError("certificate \(certificates.count + 1) of the PEM text is not a base64 DER certificate")
+            }
+            certificates.append(der)
+            rest = rest[stop.upperBound...]
+        }
+        guard !certificates.isEmpty else {
+            throw TLSConfigurationError("the PEM text holds no certificate (no \"\(begin)\" line)")
+        }
+        return certificates
+    }
+}
