@@ -168,6 +168,14 @@ final class TLSIntegrationTests: XCTestCase {
         }
     }
 
+    func test_aHostNameThatIsNotTheCertificates_isRefused() async throws {
+        let server = try DemoServer.start(configuration: .init(tls: TestCertificates.identity("other-host")))
+        let url = URL(string: "https://localhost:\(server.port)/")!
+        let (code, sentence) = try XCTUnwrapAsync(await failure(of: url, transport()))
+        XCTAssertEqual(code, .serverCertificateUntrusted)
+        XCTAssertTrue(sentence.contains("the certificate of localhost:\(server.port) is for api.example.com and www.example.com, not for localhost"), sentence)
+    }
+
     func test_aPinThatMatches_passes_andOneThatDoesNot_failsWithNothingSent() async throws {
         let server = try DemoServer.start(configuration: .init(tls: .loopback))
         let pinned = try transport { try $0.tls.pin("127.0.0.1", publicKeySHA256: ["sha256/" + TestCertificates.pin("localhost")]) }
