@@ -22,6 +22,12 @@ final class APIErrorClientTests: XCTestCase {
         XCTAssertEqual(error.description, "GET /orders/1 failed before a response arrived: the request timed out (URLError.Code -1001).")
     }
 
+    func test_transport_aRefusedCertificate_isSaidSo_withWhy() {
+        let error = APIError.transport(order, URLError(.serverCertificateHasBadDate, detail: "the certificate of api.example.com:443 expired on 2021-01-01 00:00:00 UTC"))
+        XCTAssertEqual(error.description, "GET /orders/1 failed before a response arrived: the server's certificate was refused: "
+            + "the certificate of api.example.com:443 expired on 2021-01-01 00:00:00 UTC (URLError.Code -1201).")
+    }
+
     func test_transport_descriptionOfAnUnnamedCode_givesTheNumber() {
         let error = APIError.transport(order, URLError(.cannotDecodeRawData))
         XCTAssertEqual(error.description, "GET /orders/1 failed before a response arrived: URLError -1015 (URLError.Code -1015).")

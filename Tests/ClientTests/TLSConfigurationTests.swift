@@ -52,6 +52,10 @@ final class TLSConfigurationTests: XCTestCase {
         XCTAssertThrowsError(try tls.pin("api.example.com", publicKeySHA256: ["sha256/abc"])) { error in
             XCTAssertEqual("\(error)", #"the pin "sha256/abc" for api.example.com is not the base64 of a SHA-256 digest (32 bytes, 44 characters ending in "=")"#)
         }
+        let short = Data(count: 16).base64EncodedString()
+        XCTAssertThrowsError(try tls.pin("api.example.com", publicKeySHA256: [short]), "a digest of 16 bytes") { error in
+            XCTAssertTrue("\(error)".hasPrefix("the pin \"\(short)\" for api.example.com is not the base64 of a SHA-256 digest"), "\(error)")
+        }
         XCTAssertThrowsError(try tls.pin(" ", publicKeySHA256: [])) { error in
             XCTAssertEqual("\(error)", "a pin needs a host name; the host given is empty")
         }

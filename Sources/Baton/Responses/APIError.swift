@@ -254,6 +254,8 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         case .cannotDecodeContentData: name = "the response's content coding could not be undone"
         case .unsupportedURL: name = "the transport does not support the URL's scheme"
         case .secureConnectionFailed: name = "the TLS connection failed"
+        case .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateUntrusted, .serverCertificateHasUnknownRoot:
+            name = "the server's certificate was refused"
         case .badURL: name = "the URL is not valid"
         default: name = "URLError \(error.code.rawValue)"
         }
