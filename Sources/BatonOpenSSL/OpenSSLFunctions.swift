@@ -87,6 +87,7 @@ package struct OpenSSLFunctions: @unchecked Sendable {
     let SSL_get_version: @convention(c) (Pointer) -> UnsafePointer<CChar>?
     let SSL_get_current_cipher: @convention(c) (Pointer) -> Pointer
     let SSL_CIPHER_get_name: @convention(c) (Pointer) -> UnsafePointer<CChar>?
+    let SSL_get_servername: @convention(c) (Pointer, Int32) -> UnsafePointer<CChar>?
     let SSL_get0_alpn_selected: @convention(c) (Pointer, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, UnsafeMutablePointer<UInt32>?) -> Void
 
     /// Looks every function up in the two opened libraries.
@@ -165,6 +166,7 @@ package struct OpenSSLFunctions: @unchecked Sendable {
         SSL_get_current_cipher = try s.function("SSL_get_current_cipher")
         SSL_CIPHER_get_name = try s.function("SSL_CIPHER_get_name")
         SSL_get0_alpn_selected = try s.function("SSL_get0_alpn_selected")
+        SSL_get_servername = try s.function("SSL_get_servername")
     }
 
     /// Finds functions in one opened library.

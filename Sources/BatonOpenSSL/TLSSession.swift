@@ -189,6 +189,11 @@ package final class TLSSession {
         return (version, cipher, length == 0 ? nil : alpn)
     }
 
+    /// On a server, the host name the client asked for (SNI), if it sent one.
+    package var requestedServerName: String? {
+        functions.SSL_get_servername(ssl, 0 /* TLSEXT_NAMETYPE_host_name */).map { String(cString: $0) }
+    }
+
     /// Whether `host` is an IPv4 or IPv6 address rather than a name.
     static func isIPAddress(_ host: String) -> Bool {
         var storage = in6_addr()

@@ -63,6 +63,13 @@ final class DemoAPI: HTTPHandler {
         state.withLock { $0.stats.connectionsAccepted += 1 }
     }
 
+    func recordHandshake(serverName: String?) {
+        state.withLock { state in
+            state.stats.tlsHandshakes += 1
+            if let serverName { state.stats.tlsServerNames[serverName, default: 0] += 1 }
+        }
+    }
+
     func reply(to exchange: HTTPExchange) -> HTTPReply {
         let head = exchange.head
         let match = Route.match(method: head.method, path: head.path)

@@ -28,6 +28,11 @@ extension DemoServer {
         /// `connections_accepted`: TCP connections accepted, so that a test can count how many a
         /// client opened (a client that keeps connections alive opens few).
         public var connectionsAccepted = 0
+        /// `tls_handshakes`: TLS handshakes completed, on a server serving `https`.
+        public var tlsHandshakes = 0
+        /// `tls_server_names`: the host names clients asked for in their handshakes (SNI), with
+        /// how many asked; a client connecting to an IP address sends none.
+        public var tlsServerNames: [String: Int] = [:]
 
         /// The JSON names, snake_case as the rest of the API.
         enum CodingKeys: String, CodingKey {
@@ -36,6 +41,8 @@ extension DemoServer {
             case refreshTokensRejected = "refresh_tokens_rejected"
             case photosStored = "photos_stored"
             case connectionsAccepted = "connections_accepted"
+            case tlsHandshakes = "tls_handshakes"
+            case tlsServerNames = "tls_server_names"
         }
 
         /// All counts at zero.
@@ -52,6 +59,8 @@ extension DemoServer {
                 (CodingKeys.photosStored.rawValue, .integer(photosStored)),
                 (CodingKeys.malformed.rawValue, .integer(malformed)),
                 (CodingKeys.connectionsAccepted.rawValue, .integer(connectionsAccepted)),
+                (CodingKeys.tlsHandshakes.rawValue, .integer(tlsHandshakes)),
+                (CodingKeys.tlsServerNames.rawValue, .object(tlsServerNames.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.integer($0.value)) })),
             ])
         }
     }

@@ -50,6 +50,7 @@ final class Connection {
             switch ConnectionStream.handshake(fd: fd, wake: wake, timeout: settings.idleTimeout, context: context) {
             case .success(let secured):
                 stream = secured
+                handler.recordHandshake(serverName: secured.requestedServerName)
             case .failure(let failure):
                 settings.log?("\(peer) (TLS handshake failed) \(failure.reason)")
                 return

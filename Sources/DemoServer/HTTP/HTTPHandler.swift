@@ -31,4 +31,6 @@ protocol HTTPHandler: Sendable {
     func recordMalformedRequest()
     /// Called once for every connection accepted.
     func recordConnection()
+    /// Called once for every TLS handshake completed, with the host name the client sent (SNI).
+    func recordHandshake(serverName: String?)
 }

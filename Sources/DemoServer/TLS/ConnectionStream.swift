@@ -67,6 +67,9 @@ final class ConnectionStream {
         let reason: String
     }
 
+    /// The host name the client asked for in its hello (SNI), over TLS.
+    var requestedServerName: String? { session?.requestedServerName }
+
     /// Whether bytes already read off the socket wait here: then the socket must not be polled
     /// before reading.
     var hasBufferedInput: Bool { session?.hasBufferedInput ?? false }

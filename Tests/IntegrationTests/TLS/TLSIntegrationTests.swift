@@ -79,8 +79,16 @@ final class TLSIntegrationTests: XCTestCase {
     func test_aHostName_isVerified_andSentAsSNI() async throws {
         let server = try secureServer()
         let url = URL(string: "https://localhost:\(server.port)/")!
+        let before = server.stats
         let health: Data = try await client(url, transport()).send(Request<Data>(.get, "health")).value
         XCTAssertEqual(String(decoding: health, as: UTF8.self), #"{"status":"ok"}"#)
+        XCTAssertEqual(server.stats.tlsServerNames["localhost"], (before.tlsServerNames["localhost"] ?? 0) + 1, "SNI named the host")
+
+        // An IP address is not sent as a name (RFC 6066).
+        let overAddress = try DemoServer.start(configuration: .init(tls: .loopback))
+        _ = try await client(overAddress.baseURL, transport()).send(Request<Data>(.get, "health")).value
+        XCTAssertEqual(overAddress.stats.tlsHandshakes, 1)
+        XCTAssertEqual(overAddress.stats.tlsServerNames, [:])
     }
 
     func test_keepAlive_reusesOneTLSConnection() async throws {
