@@ -67,6 +67,10 @@ if let baseURLText {
         exit(2)
     }
     server = nil
+    if overTLS, baseURL.scheme != "https" {
+        FileHandle.standardError.write(Data("playground: --tls needs an https base URL (swift run demo-server --tls prints it)\n".utf8))
+        exit(2)
+    }
 } else {
     server = try DemoServer.start(configuration: .init(tls: overTLS ? .loopback : nil))
     baseURL = server!.baseURL
@@ -82,6 +86,9 @@ do {
 }
 Console.shared.line("Baton playground, against \(server == nil ? "the demo server at" : "DemoServer started in this process at") \(baseURL.absoluteString)"
     + (overTLS ? " (TLS: the test root trusted)" : ""))
+if server == nil, baseURL.scheme == "https", !overTLS {
+    Console.shared.line("   (for a demo-server started with --tls, add --tls, so that its test root is trusted)")
+}
 
 var failures: [String] = []
 for scenario in chosen {

@@ -79,7 +79,9 @@ do {
 writeLine("demo-server listening on \(server.baseURL.absoluteString) (token lifetime \(configuration.tokenLifetime)s, "
     + "seed \(configuration.seed)); log in with grant_type=password&username=demo&password=demo; Ctrl-C stops")
 if configuration.tls != nil {
-    writeLine("its certificate is issued by this test root; trust it to connect (curl --cacert root.pem):\n"
+    writeLine("its certificate is issued by this test root (Tests/Certificates/root-ca.pem in Baton's repository); "
+        + "save the lines below as root.pem to trust it, as in curl --cacert root.pem \(server.baseURL.absoluteString)/health, "
+        + "or run swift run playground --tls --base-url \(server.baseURL.absoluteString):\n"
         + DemoServer.TLS.loopbackRootCertificatePEM)
 }
 

@@ -65,6 +65,10 @@ struct WireConnection {
                     return .failure(URLError(.networkConnectionLost, detail:
                         "the server closed the kept-alive connection before answering; a \(request.request.httpMethod ?? "POST") is not sent again by itself, as it may have been acted on"))
                 }
+                if tls == nil, failure.detail == WireError.closedBeforeAnswer.description {
+                    return .failure(URLError(.networkConnectionLost, detail: "\(WireError.closedBeforeAnswer.description) "
+                        + "(a server that speaks only https does so to a plain http request: is the URL's scheme right?)"))
+                }
                 return .failure(failure)
             }
         }

@@ -162,7 +162,7 @@ final class TLSIntegrationTests: XCTestCase {
             ("expired", .serverCertificateHasBadDate, "expired on 2021-01-01 00:00:00 UTC"),
             ("not-yet-valid", .serverCertificateNotYetValid, "is not valid yet: it is valid from 2120-01-01 00:00:00 UTC"),
             ("other-host", .serverCertificateUntrusted, "is for api.example.com and www.example.com, not for 127.0.0.1"),
-            ("self-signed", .serverCertificateUntrusted, "is self-signed, and not trusted"),
+            ("self-signed", .serverCertificateUntrusted, "is self-signed, and not trusted (trust the certificate itself with TLSConfiguration.trustRoots"),
             ("unknown-ca", .serverCertificateHasUnknownRoot, "was issued by an authority that is not trusted: \"Baton Unknown Root CA\""),
         ]
         for bad in cases {
@@ -194,7 +194,7 @@ final class TLSIntegrationTests: XCTestCase {
         let wrong = try transport { try $0.tls.pin("127.0.0.1", publicKeySHA256: [other]) }
         let (code, sentence) = try XCTUnwrapAsync(await failure(of: server.baseURL, wrong))
         XCTAssertEqual(code, .serverCertificateUntrusted)
-        XCTAssertTrue(sentence.contains("has none of the public key pinned for 127.0.0.1"), sentence)
+        XCTAssertTrue(sentence.contains("holds none of the public keys pinned for 127.0.0.1"), sentence)
         XCTAssertTrue(sentence.contains("sha256/" + (try TestCertificates.pin("localhost"))), "names the keys presented: \(sentence)")
         XCTAssertTrue(sentence.contains("nothing was sent"), sentence)
         XCTAssertEqual(server.stats.requests["GET /health"], 1, "the refused call reached the server")
@@ -237,6 +237,14 @@ final class TLSIntegrationTests: XCTestCase {
         XCTAssertEqual(code, .secureConnectionFailed)
         XCTAssertTrue(sentence.contains("127.0.0.1:\(plain.port)"), sentence)
         XCTAssertTrue(sentence.contains("did not answer in TLS") || sentence.contains("closed the connection during the TLS handshake"), sentence)
+    }
+
+    func test_httpToAnHTTPSServer_isSaidToMaybeHaveTheWrongScheme() async throws {
+        let server = try secureServer()
+        let url = URL(string: "http://127.0.0.1:\(server.port)/")!
+        let (code, sentence) = try XCTUnwrapAsync(await failure(of: url, transport()))
+        XCTAssertEqual(code, .networkConnectionLost)
+        XCTAssertTrue(sentence.contains("the server closed the connection without answering (a server that speaks only https does so to a plain http request: is the URL's scheme right?)"), sentence)
     }
 
     func test_cancellingDuringTheHandshake_closesTheConnectionAtOnce() async throws {

@@ -19,6 +19,13 @@ enum PEMCertificates {
             rest = rest[stop.upperBound...]
         }
         guard !certificates.isEmpty else {
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !trimmed.contains("\n"), trimmed.hasPrefix("/") || trimmed.hasPrefix("~") || trimmed.hasSuffix(".pem") || trimmed.hasSuffix(".crt") {
+                throw TLSConfigurationError("the PEM text holds no certificate: it looks like a file's path; read the file with trustRoots(contentsOf:)")
+            }
+            if text.contains("PRIVATE KEY-----") {
+                throw TLSConfigurationError("the PEM text holds a private key, not a certificate (no \"\(begin)\" line)")
+            }
             throw TLSConfigurationError("the PEM text holds no certificate (no \"\(begin)\" line)")
         }
         return certificates

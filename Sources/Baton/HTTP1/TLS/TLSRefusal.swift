@@ -46,7 +46,8 @@ enum TLSRefusal {
             let names = certificate.map { $0.names.isEmpty ? "no name" : list($0.names) } ?? "other names"
             return URLError(.serverCertificateUntrusted, detail: "\(subject) is for \(names), not for \(host)")
         case 18:
-            return URLError(.serverCertificateUntrusted, detail: "\(subject) is self-signed, and not trusted (\(fix))")
+            return URLError(.serverCertificateUntrusted, detail:
+                "\(subject) is self-signed, and not trusted (trust the certificate itself with TLSConfiguration.trustRoots, if it is yours)")
         case 19:
             return URLError(.serverCertificateHasUnknownRoot, detail:
                 "\(subject) chains to a root that is not trusted\(issuer(chain.last)) (\(fix))")

@@ -34,7 +34,6 @@ final class TLSSetup: Sendable {
         guard !presented.contains(where: pinned.contains) else { return }
         let keys = presented.map { "sha256/" + $0.base64EncodedString() }.joined(separator: ", ")
         throw URLError(.serverCertificateUntrusted, detail:
-            "the certificate chain of \(server) has none of the \(pinned.count == 1 ? "public key" : "\(pinned.count) public keys") pinned for \(host) "
-            + "(it presented \(keys)); nothing was sent")
+            "the certificate chain of \(server) holds none of the public keys pinned for \(host) (it presented \(keys)); nothing was sent")
     }
 }
