@@ -45,12 +45,16 @@ enum ClientSuite {
         let floor: (Int, Int) -> Double = { requests, concurrency in
             WireFloor.requestsPerSecond(port: server.port, path: "/orders/1", headers: floorHeaders, requests: requests, concurrency: concurrency)
         }
+        // A session of its own: libcurl's connection cache is the session's, and a busy https
+        // side must not evict the http side's connections.
+        let secureSession = URLSession(configuration: .ephemeral)
+        defer { secureSession.finishTasksAndInvalidate() }
         var secureSides: [(name: String, measure: (Int, Int) -> Double)] = []
         if let secureServer {
             let secureToken = try login(baseURL: secureServer.baseURL)
             secureSides = [
                 ("https1", try batonSide(secureServer.baseURL, token: secureToken, transport: HTTP1Transport())),
-                ("https_raw", rawSide(secureServer.baseURL, token: secureToken, session: session)),
+                ("https_raw", rawSide(secureServer.baseURL, token: secureToken, session: secureSession)),
             ]
         }
         let rounds = quick ? 2 : 21
@@ -61,21 +65,27 @@ enum ClientSuite {
             // The fast sides get more requests, so that their rounds last about as long.
             let slow = quick ? 300 : (concurrency == 1 ? 400 : 1_000)
             let fast = slow * 8
-            let sides: [(name: String, requests: Int, measure: (Int, Int) -> Double)] = [
+            typealias Side = (name: String, requests: Int, measure: (Int, Int) -> Double)
+            let plain: [Side] = [
                 ("http1", fast, overHTTP1), ("urlsessionTransport", slow, overURLSession), ("raw", slow, raw), ("floor", fast, floor),
-            ] + secureSides.map { ($0.name, $0.name == "https_raw" ? slow : fast, $0.measure) }
-            // Warm every path (connections, caches) before measuring.
-            for side in sides { _ = side.measure(64, concurrency) }
-            // Each round runs every side back to back, in an order that turns round by round,
-            // and each row is the median of its rounds' ratios: on a shared machine the speed
-            // drifts by a third within seconds, which sides run back to back mostly share, and a
-            // median is not decided by the odd round that drift favoured. The rates shown are
-            // each side's median.
+            ]
+            // The https pair runs in rounds of its own, after the others: the handshakes URLSession
+            // makes at 32 at once would otherwise spill CPU into the next side's round.
+            let secure: [Side] = secureSides.map { ($0.name, $0.name == "https_raw" ? slow : fast, $0.measure) }
             var rates = [String: [Double]]()
-            for round in 0..<rounds {
-                for offset in 0..<sides.count {
-                    let side = sides[(round + offset) % sides.count]
-                    rates[side.name, default: []].append(side.measure(side.requests, concurrency))
+            for sides in [plain, secure] where !sides.isEmpty {
+                // Warm every path (connections, caches) before measuring.
+                for side in sides { _ = side.measure(64, concurrency) }
+                // Each round runs every side back to back, in an order that turns round by round,
+                // and each row is the median of its rounds' ratios: on a shared machine the speed
+                // drifts by a third within seconds, which sides run back to back mostly share, and a
+                // median is not decided by the odd round that drift favoured. The rates shown are
+                // each side's median.
+                for round in 0..<rounds {
+                    for offset in 0..<sides.count {
+                        let side = sides[(round + offset) % sides.count]
+                        rates[side.name, default: []].append(side.measure(side.requests, concurrency))
+                    }
                 }
             }
             func row(_ name: String, _ label: String, _ side: String, over baseline: String, _ baselineLabel: String, _ target: Target) -> BenchResult {
