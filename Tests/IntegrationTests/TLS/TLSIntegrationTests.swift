@@ -76,6 +76,22 @@ final class TLSIntegrationTests: XCTestCase {
         XCTAssertTrue(security.hasSuffix(", http/1.1"), "ALPN agreed http/1.1: \(security)")
     }
 
+    /// `SSL_CERT_FILE` names the system's roots for a transport made while it is set: a root
+    /// in that file is trusted with no `trustRoots`.
+    func test_SSL_CERT_FILE_namesTheSystemsRoots() async throws {
+        let server = try secureServer()
+        let bundle = FileManager.default.temporaryDirectory.appendingPathComponent("baton-roots-\(UUID().uuidString).pem")
+        try DemoServer.TLS.loopbackRootCertificatePEM.write(to: bundle, atomically: true, encoding: .utf8)
+        let earlier = ProcessInfo.processInfo.environment["SSL_CERT_FILE"]
+        defer {
+            if let earlier { setenv("SSL_CERT_FILE", earlier, 1) } else { unsetenv("SSL_CERT_FILE") }
+            try? FileManager.default.removeItem(at: bundle)
+        }
+        setenv("SSL_CERT_FILE", bundle.path, 1)
+        let systemOnly = try transport(trustingTestRoot: false)
+        _ = try await client(server.baseURL, systemOnly).send(Request<Data>(.get, "health")).value
+    }
+
     func test_aHostName_isVerified_andSentAsSNI() async throws {
         let server = try secureServer()
         let url = URL(string: "https://localhost:\(server.port)/")!
