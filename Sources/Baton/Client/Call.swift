@@ -30,11 +30,21 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     private let latest = Lock(LatestAttempt())
     private let exchange: Exchange
     private let processing: ResponseProcessing<E>
+    /// Asked before the retriers: whether a failed attempt may be retried at all. A stream's
+    /// connection may not, once its answer is under way (elements were handed on).
+    private let mayRetry: @Sendable () -> Bool
+    /// Whether the client's deadline applies: not to a stream, which may rightly last for hours.
+    private let hasDeadline: Bool
 
-    init(client: Client, endpoint: E, output: @escaping @Sendable (E.Response, HTTPResponse) -> Output) {
+    init(
+        client: Client, endpoint: E, mayRetry: @escaping @Sendable () -> Bool = { true }, hasDeadline: Bool = true,
+        output: @escaping @Sendable (E.Response, HTTPResponse) -> Output
+    ) {
         self.client = client
         self.endpoint = endpoint
         self.output = output
+        self.mayRetry = mayRetry
+        self.hasDeadline = hasDeadline
         exchange = client.exchange(for: endpoint)
         processing = ResponseProcessing(endpoint: endpoint, client: client)
     }
@@ -45,7 +55,7 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
             let prepared = try client.builder.prepare(endpoint)
             client.emit(.started(prepared.summary))
             reportOutcome(of: prepared.summary)
-            if let deadline = client.configuration.deadline { enforce(deadline, on: prepared.summary) }
+            if hasDeadline, let deadline = client.configuration.deadline { enforce(deadline, on: prepared.summary) }
             begin(prepared)
         } catch {
             client.emit(.started(error.request))
@@ -128,7 +138,7 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     private func failed(attempt number: Int, _ prepared: PreparedRequest, error: any Error) {
         let summary = prepared.summary
         let retriers = client.retriers
-        guard outcome.isPending, !error.isCancellation, !retriers.isEmpty else {
+        guard outcome.isPending, !error.isCancellation, !retriers.isEmpty, mayRetry() else {
             return finish(.failure(error), response: nil)
         }
         let (sent, retries) = latest.withLock(annotating: self) { ($0.request, $0.retries) }

@@ -109,6 +109,7 @@ public final class Client: Sendable {
             tracksDownloadProgress: endpoint.tracksDownloadProgress, maximumResponseSize: configuration.maximumResponseSize,
             downloadsToFile: endpoint is any DownloadsToFile
         )
+        options.bodyStream = (endpoint as? any StreamsBody)?.bodyStream
         if !configuration.monitors.isEmpty {
             // Weak: a connection idling after the client is gone has nobody left to tell.
             options.connectionEvents = { [weak self] event in self?.emit(.connection(event)) }

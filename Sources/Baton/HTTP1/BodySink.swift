@@ -18,6 +18,9 @@ struct BodySink {
     private var fedInflater = false
     private var data = Data()
     private var download: (url: URL, handle: FileHandle)?
+    /// Where a streamed answer's body goes instead, when the request streams and the answer
+    /// was accepted for it.
+    private var stream: BodyStream?
     /// Body bytes kept so far, after decoding.
     private(set) var received: Int64 = 0
     /// The total for progress reports: the declared length, when the body is not encoded.
@@ -28,7 +31,9 @@ struct BodySink {
         self.request = request
         let options = request.options
         let toFile = options.downloadsToFile && (200..<300).contains(head.status)
-        limit = toFile ? Int.max : options.maximumResponseSize
+        stream = options.bodyStream.flatMap { $0.accepts(status: head.status, headers: ResponseReader.headers(of: head)) ? $0 : nil }
+        // A streamed body is bounded element by element, by the stream.
+        limit = toFile || stream != nil ? Int.max : options.maximumResponseSize
         if let declaredLength, declaredLength > Int64(limit) {
             throw URLError(.dataLengthExceedsMaximum, detail: "the answer declares \(declaredLength) bytes")
         }
@@ -72,7 +77,15 @@ struct BodySink {
             throw URLError(.dataLengthExceedsMaximum, detail: "the answer is longer than the limit")
         }
         received += Int64(bytes.count)
-        if let download {
+        if let stream {
+            // The connection's thread waits here while the reader catches up: TCP holds the server back.
+            guard stream.receive(bytes, canWait: true) else {
+                if let failure = stream.failure {
+                    throw URLError(.dataLengthExceedsMaximum, detail: "\(stream.format.elementName) is larger than the stream's limit of \(failure.limit) bytes")
+                }
+                throw URLError(.cancelled)
+            }
+        } else if let download {
             // Straight from the read buffer to the file: pieces are tens of kibibytes already.
             do {
                 try download.handle.write(contentsOf: bytes)

@@ -87,7 +87,7 @@ struct ResponseReader {
     }
 
     /// The head's fields as one value per name, repeated fields joined with `, ` (RFC 9110 §5.3).
-    private static func headers(of head: ResponseHead) -> [String: String] {
+    static func headers(of head: ResponseHead) -> [String: String] {
         var headers: [String: String] = [:]
         headers.reserveCapacity(head.fields.count)
         for (name, value) in head.fields {

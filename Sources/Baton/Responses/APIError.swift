@@ -54,6 +54,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         /// (``APIError/maximumResponseSize``, from ``Client/Configuration/maximumResponseSize``);
         /// the transfer was stopped when that became clear.
         public static let responseTooLarge = Kind(name: "responseTooLarge")
+        /// An element of a streamed answer (a server-sent event, a JSON line) grew past the
+        /// stream's ``StreamOptions/maximumElementSize`` (in ``maximumResponseSize``); the stream
+        /// was stopped.
+        public static let elementTooLarge = Kind(name: "elementTooLarge")
 
         /// The kind's name, as in `unacceptableStatus`.
         public var description: String { name }
@@ -90,7 +94,8 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public let codingPath: String?
     /// The deadline the call missed (``Kind/deadlineExceeded``).
     public let deadline: Duration?
-    /// The limit the response went past, in bytes (``Kind/responseTooLarge``).
+    /// The limit the response (``Kind/responseTooLarge``) or one of its streamed elements
+    /// (``Kind/elementTooLarge``) went past, in bytes.
     public let maximumResponseSize: Int?
     /// How many attempts the call made before failing with this error, when it made more than
     /// one (retries); `nil` otherwise.
@@ -180,6 +185,11 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         APIError(.responseTooLarge, request, response: response, maximumResponseSize: limit)
     }
 
+    /// A streamed answer's element went past `limit` bytes (`element`: `an event`, `a line`).
+    static func elementTooLarge(_ request: RequestSummary, element: String, limit: Int) -> APIError {
+        APIError(.elementTooLarge, request, reason: element, maximumResponseSize: limit)
+    }
+
     /// Whether the call was cancelled rather than failed.
     public var isCancelled: Bool { kind == .cancelled }
 
@@ -230,6 +240,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         case .responseTooLarge:
             let limit = Self.describe(bytes: maximumResponseSize ?? 0)
             return "\(request) returned a body larger than the client's maximumResponseSize of \(limit); the transfer was stopped."
+        case .elementTooLarge:
+            let limit = Self.describe(bytes: maximumResponseSize ?? 0)
+            return "\(request) sent \(reason ?? "an element") larger than the stream's maximumElementSize of \(limit); the stream was stopped."
         default:
             return "\(request) failed (\(kind))."
         }

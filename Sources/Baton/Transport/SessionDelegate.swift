@@ -44,6 +44,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         if record.downloadsToFile, let status = record.response?.statusCode, (200..<300).contains(status) {
             return write(data, of: record, task: dataTask, expected: expected)
         }
+        if let stream = record.bodyStream, let response = record.response {
+            if record.streams == nil {
+                let headers = response.allHeaderFields.reduce(into: [String: String]()) { $0["\($1.key)"] = "\($1.value)" }
+                record.streams = stream.accepts(status: response.statusCode, headers: headers)
+            }
+            // The delegate queue serves every task of the session: it cannot wait for a slow
+            // reader, so elements queue up instead (each still bounded by the stream's limit).
+            if record.streams == true {
+                let taken = data.withUnsafeBytes { stream.receive($0, canWait: false) }
+                if !taken { dataTask.cancel() }
+                return
+            }
+        }
         // `data` is what remains once any Content-Encoding is undone, so a small gzip body that
         // inflates past the limit is stopped too.
         guard expected <= Int64(record.maximumResponseSize), data.count <= record.maximumResponseSize - record.received.count else {

@@ -30,11 +30,16 @@ final class TaskRecord: @unchecked Sendable {
     var unwritten = Data()
     /// Writing the download failed: its task was cancelled.
     var downloadFailed = false
+    /// Where a streamed answer's body goes (see ``TransferOptions/bodyStream``).
+    let bodyStream: BodyStream?
+    /// Whether the answer was accepted by `bodyStream`: `nil` until its first piece.
+    var streams: Bool?
 
     init(
         body: TransportBody?,
         maximumResponseSize: Int,
         downloadsToFile: Bool = false,
+        bodyStream: BodyStream? = nil,
         reportsEachChunk: Bool,
         progress: @escaping @Sendable (PromiseProgress) -> Void,
         complete: @escaping @Sendable (Result<HTTPResponse, URLError>) -> Void
@@ -43,6 +48,7 @@ final class TaskRecord: @unchecked Sendable {
         self.bodyFile = body?.fileURL
         self.maximumResponseSize = maximumResponseSize
         self.downloadsToFile = downloadsToFile
+        self.bodyStream = bodyStream
         self.reportsEachChunk = reportsEachChunk
         self.progress = progress
         self.complete = complete

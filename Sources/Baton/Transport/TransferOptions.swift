@@ -24,6 +24,12 @@ public struct TransferOptions: Sendable, Equatable {
     /// default): nobody listens. Not compared by `==`: two options that differ only here ask the
     /// same transfer.
     public var connectionEvents: (@Sendable (ConnectionEvent) -> Void)?
+    /// Where the body of a streamed answer goes as it arrives (``Client/events(_:options:each:)``,
+    /// ``Client/lines(_:options:each:)``), instead of memory: an answer it
+    /// ``BodyStream/accepts(status:headers:)`` is handed to it piece by piece, and
+    /// ``maximumResponseSize`` does not bound it (the stream bounds each element). `nil` (the
+    /// default): no streaming. Compared by identity.
+    public var bodyStream: BodyStream?
 
     /// 32 MiB: far above any JSON answer or photo, and low enough that a few dozen calls at once
     /// fit in a phone's memory. A client's default too
@@ -43,6 +49,6 @@ public struct TransferOptions: Sendable, Equatable {
     /// Whether `a` and `b` ask the same transfer (``connectionEvents`` is not compared).
     public static func == (a: TransferOptions, b: TransferOptions) -> Bool {
         a.tracksDownloadProgress == b.tracksDownloadProgress && a.maximumResponseSize == b.maximumResponseSize
-            && a.downloadsToFile == b.downloadsToFile
+            && a.downloadsToFile == b.downloadsToFile && a.bodyStream === b.bodyStream
     }
 }

@@ -1,0 +1,321 @@
+import BatonLocking
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One streamed call: its connections (the first, and any reconnection), the elements cut from
+/// their bodies, decoded and handed to a reader, and the promise that settles when it ends.
+///
+/// Each connection is a ``Call`` of its own, so it goes through the adapters (a refreshed token),
+/// validation (an error status or a wrong media type fails before any element, with the body's
+/// start) and the retriers, which may send it again only until its answer is under way: after
+/// that, sending it again would hand the same elements on twice. The reader is either handlers
+/// (``start(each:)``: elements are handed to them one at a time, on the client's delivery queue
+/// or a global one) or an async iterator (``nextElement(_:)``: it pulls them). Either way an
+/// element is taken off the ``BodyStream`` only when the reader is ready for it, which is what
+/// holds a transport that can wait.
+final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.Response: Decodable & Sendable {
+    typealias Element = Base.Response
+
+    let client: Client
+    let endpoint: Base
+    let options: StreamOptions
+    let bodyStream: BodyStream
+    let promise = Promise<StreamEnd>(upstream: nil)
+
+    private struct State {
+        var connection: Promise<Void>?
+        var pendingReconnection: DelayedStep?
+        var isCancelled = false
+        var isPaused = false
+        var isDraining = false
+        /// The last connection ended cleanly: once the elements waiting are handed on, so is the stream.
+        var bodyEnded = false
+        var failure: (any Error)?
+        var handed = 0
+        var skipped = 0
+        var reconnections = 0
+        /// Reconnections in a row that brought no element.
+        var fruitlessReconnections = 0
+        var handedAtLastConnection = 0
+        var retryDelay: Duration?
+        /// The handler of ``start(each:)``, or the continuation of a waiting ``nextElement(_:)``.
+        var handler: (@Sendable (Element) -> Void)?
+        var waiter: (@Sendable (Result<Element?, any Error>) -> Void)?
+        /// Line or event number, for a decoding failure's sentence.
+        var eventNumber = 0
+    }
+
+    private let state = Lock(State())
+    private var decoder: JSONDecoder { endpoint.decoder ?? client.configuration.decoder }
+
+    init(client: Client, endpoint: Base, format: StreamFormat, options: StreamOptions) {
+        self.client = client
+        self.endpoint = endpoint
+        self.options = options
+        bodyStream = BodyStream(format: format, maximumElementSize: max(1, options.maximumElementSize))
+        promise.wait(for: self)
+    }
+
+    // MARK: Starting
+
+    /// Starts the stream, handing each element to `handler`.
+    func start(each handler: @escaping @Sendable (Element) -> Void) -> Promise<StreamEnd> {
+        state.withLock(annotating: self) { $0.handler = handler }
+        bodyStream.whenElementsArrive { [weak self] in self?.drain() }
+        connect(lastEventID: "")
+        return promise
+    }
+
+    /// Starts the stream for an async iterator, which pulls elements with ``nextElement(_:)``.
+    func startPulling() {
+        bodyStream.whenElementsArrive { [weak self] in self?.wakeWaiter() }
+        connect(lastEventID: "")
+    }
+
+    private func connect(lastEventID: String) {
+        let accepted = bodyStream.acceptedAnswers
+        let bodyStream = self.bodyStream
+        let call = Call(
+            client: client, endpoint: StreamedBody(base: endpoint, bodyStream: bodyStream, lastEventID: lastEventID),
+            mayRetry: { bodyStream.acceptedAnswers == accepted }, hasDeadline: false
+        ) { _, _ in }.start()
+        let cancelled = state.withLock(annotating: self) { state in
+            state.connection = call
+            state.pendingReconnection = nil
+            state.handedAtLastConnection = state.handed
+            return state.isCancelled
+        }
+        if cancelled { return call.cancel() }
+        call.then { [self] result in connectionEnded(result) }
+    }
+
+    // MARK: A connection's end
+
+    private func connectionEnded(_ result: Result<Void, any Error>) {
+        if state.withLock(annotating: self, { $0.isCancelled }) { return }
+        if let tooLarge = bodyStream.failure {
+            return fail(APIError.elementTooLarge(summary, element: bodyStream.format.elementName, limit: tooLarge.limit))
+        }
+        switch result {
+        case .success:
+            state.withLock(annotating: self) { $0.bodyEnded = true }
+            deliverEnd()
+        case .failure(let error):
+            guard let delay = reconnectionDelay(after: error) else { return fail(error) }
+            let lastEventID = bodyStream.lastEventID
+            let step = DelayedStep(after: delay) { [self] in connect(lastEventID: lastEventID) }
+            let cancelled = state.withLock(annotating: self) { state in
+                state.reconnections += 1
+                state.pendingReconnection = step
+                return state.isCancelled
+            }
+            if cancelled { step.cancelWork() }
+        }
+    }
+
+    /// The wait before reconnecting after `error`, or `nil` when the stream fails instead: not
+    /// set to reconnect, not server-sent events, an error that is the server's answer (a status,
+    /// a media type) rather than a dropped connection, or too many reconnections for nothing.
+    private func reconnectionDelay(after error: any Error) -> Duration? {
+        guard options.reconnects, bodyStream.format == .serverSentEvents,
+              let error = error as? APIError, error.kind == .transport else { return nil }
+        return state.withLock(annotating: self) { state -> Duration? in
+            state.fruitlessReconnections = state.handed > state.handedAtLastConnection ? 0 : state.fruitlessReconnections + 1
+            guard state.fruitlessReconnections <= options.maximumReconnections else { return nil }
+            return state.retryDelay ?? options.reconnectionDelay
+        }
+    }
+
+    /// The request, for sentences.
+    var summary: RequestSummary {
+        (try? client.builder.prepare(endpoint).summary) ?? RequestSummary(method: endpoint.method, url: nil, path: "\(endpoint.path)")
+    }
+
+    // MARK: Handing elements on
+
+    /// What the next element waiting is, once decoded.
+    private enum Next {
+        case element(Element)
+        case nothing
+        case failed(any Error)
+    }
+
+    /// Takes elements off the stream until one decodes to hand on, or none waits.
+    private func takeNext() -> Next {
+        while true {
+            guard case .element(let raw) = bodyStream.take() else { return .nothing }
+            switch raw {
+            case .retry(let milliseconds):
+                state.withLock(annotating: self) { $0.retryDelay = .milliseconds(milliseconds) }
+            case .event(let event):
+                let number = state.withLock(annotating: self) { state in
+                    state.eventNumber += 1
+                    return state.eventNumber
+                }
+                if let type = options.eventType, event.type != type { continue }
+                switch StreamElementDecoding.decode(Element.self, event: event, with: decoder) {
+                case .success(let element): return .element(element)
+                case .failure(let reason):
+                    if let failure = undecodable("event \(number)", reason: reason, bytes: Data(event.data.utf8)) { return .failed(failure) }
+                }
+            case .line(let data, let number):
+                switch StreamElementDecoding.decode(Element.self, line: data, with: decoder) {
+                case .success(let element): return .element(element)
+                case .failure(let reason):
+                    if let failure = undecodable("line \(number)", reason: reason, bytes: data) { return .failed(failure) }
+                }
+            }
+        }
+    }
+
+    /// An element that does not decode: counted and passed over (`nil`), or the stream's failure.
+    private func undecodable(_ element: String, reason: StreamElementDecoding.Failure, bytes: Data) -> APIError? {
+        if options.skipsUndecodableElements {
+            state.withLock(annotating: self) { $0.skipped += 1 }
+            return nil
+        }
+        let response = HTTPResponse(statusCode: 200, body: bytes)
+        return APIError.decodingFailed(summary, response, type: String(describing: Element.self), codingPath: reason.codingPath,
+                                       reason: "\(element): \(reason.reason)")
+    }
+
+    /// Hands waiting elements to the handler, one at a time, on the delivery queue; one drain runs at a time.
+    private func drain() {
+        let starts = state.withLock(annotating: self) { state -> Bool in
+            guard !state.isDraining, !state.isPaused, !state.isCancelled, state.handler != nil else { return false }
+            state.isDraining = true
+            return true
+        }
+        guard starts else { return }
+        (client.configuration.deliveryQueue ?? DispatchQueue.global()).async { [self] in
+            var failure: (any Error)?
+            handing: while let handler = state.withLock(annotating: self, { $0.isPaused || $0.isCancelled ? nil : $0.handler }) {
+                switch takeNext() {
+                case .element(let element):
+                    state.withLock(annotating: self) { $0.handed += 1 }
+                    handler(element)
+                case .failed(let error):
+                    failure = error
+                    break handing
+                case .nothing:
+                    break handing
+                }
+            }
+            state.withLock(annotating: self) { $0.isDraining = false }
+            if let failure { return fail(failure) }
+            // Elements that came while this drain was ending, or the end of the stream.
+            if bodyStream.hasWaiting { drain() } else { deliverEnd() }
+        }
+    }
+
+    /// Settles the stream once its body has ended and every element waiting was handed on.
+    private func deliverEnd() {
+        guard !bodyStream.hasWaiting else { return drain() }
+        let end = state.withLock(annotating: self) { state -> StreamEnd? in
+            guard state.bodyEnded, !state.isDraining, !state.isCancelled else { return nil }
+            return StreamEnd(elements: state.handed, skipped: state.skipped, reconnections: state.reconnections, lastEventID: bodyStream.lastEventID)
+        }
+        guard let end else { return }
+        bodyStream.close()
+        let waiter = state.withLock(annotating: self) { state in
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?(.success(nil))
+        settle(.success(end))
+    }
+
+    private func fail(_ error: any Error) {
+        bodyStream.close()
+        let (waiter, connection) = state.withLock(annotating: self) { state in
+            state.failure = error
+            defer { state.waiter = nil }
+            return (state.waiter, state.connection)
+        }
+        connection?.cancel()
+        waiter?(.failure(error))
+        settle(.failure(error))
+    }
+
+    private func settle(_ result: Result<StreamEnd, any Error>) {
+        if let queue = client.configuration.deliveryQueue {
+            queue.async { [promise] in _ = promise.settle(result) }
+        } else {
+            _ = promise.settle(result)
+        }
+    }
+
+    // MARK: Pulling (async iteration)
+
+    /// Hands `completion` the next element, `nil` at the end of the stream, or its failure: at
+    /// once if one waits, else when one arrives.
+    func nextElement(_ completion: @escaping @Sendable (Result<Element?, any Error>) -> Void) {
+        switch takeNext() {
+        case .element(let element):
+            state.withLock(annotating: self) { $0.handed += 1 }
+            return completion(.success(element))
+        case .failed(let error):
+            fail(error)
+            return completion(.failure(error))
+        case .nothing:
+            break
+        }
+        let immediate = state.withLock(annotating: self) { state -> Result<Element?, any Error>? in
+            if let failure = state.failure { return .failure(failure) }
+            if state.isCancelled { return .failure(CancellationError()) }
+            if state.bodyEnded, !bodyStream.hasWaiting { return .success(nil) }
+            state.waiter = completion
+            return nil
+        }
+        if let immediate { return completion(immediate) }
+        // An element may have come between the look and the wait.
+        if bodyStream.hasWaiting { wakeWaiter() } else if state.withLock(annotating: self, { $0.bodyEnded }) { deliverEnd() }
+    }
+
+    private func wakeWaiter() {
+        let waiter = state.withLock(annotating: self) { state in
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        if let waiter { nextElement(waiter) }
+    }
+
+    // MARK: What the promise reaches
+
+    func cancelStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
+        let (connection, reconnection, waiter) = state.withLock(annotating: self) { state in
+            state.isCancelled = true
+            defer { state.waiter = nil }
+            return (state.connection, state.pendingReconnection, state.waiter)
+        }
+        bodyStream.close()
+        reconnection?.cancelWork()
+        waiter?(.failure(CancellationError()))
+        return connection
+    }
+
+    func pauseStep() -> (any PromiseControl)? {
+        state.withLock(annotating: self) { state in
+            state.isPaused = true
+            return state.connection
+        }
+    }
+
+    func resumeStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
+        let connection = state.withLock(annotating: self) { state in
+            state.isPaused = false
+            return state.connection
+        }
+        drain()
+        return connection
+    }
+
+    func release() {}
+
+    /// Stops the stream: the reader has gone (an async loop broken out of, its task cancelled).
+    func cancel() {
+        promise.cancel()
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One connection of a stream: the endpoint, asking the transport to hand its accepted body to
+/// `stream`, and to send `Last-Event-ID` when reconnecting. Everything but the response is the
+/// wrapped endpoint's; its response is the end of the body.
+struct StreamedBody<Base: Endpoint>: Endpoint, StreamsBody {
+    typealias Response = Void
+
+    let base: Base
+    let bodyStream: BodyStream
+    /// The last event ID to resume after, `""` for none.
+    let lastEventID: String
+
+    var method: HTTPMethod { base.method }
+    var path: EndpointPath { base.path }
+    var query: [URLQueryItem] { base.query }
+    var headers: [String: String] {
+        var headers = base.headers
+        headers["Accept"] = headers["Accept"] ?? bodyStream.format.mediaTypes.joined(separator: ", ")
+        if !lastEventID.isEmpty { headers["Last-Event-ID"] = lastEventID }
+        return headers
+    }
+    var body: RequestBody { base.body }
+    var acceptableStatusCodes: Range<Int> { base.acceptableStatusCodes }
+    var acceptableContentTypes: [String] { bodyStream.format.mediaTypes }
+    var tracksDownloadProgress: Bool { true }
+
+    /// The body ended: cut its last element, if one is pending.
+    func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws {
+        try bodyStream.endOfBody()
+    }
+}
+
+/// Marks the endpoints whose accepted bodies go to a ``BodyStream``.
+protocol StreamsBody {
+    var bodyStream: BodyStream { get }
+}

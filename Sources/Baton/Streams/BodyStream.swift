@@ -1,0 +1,195 @@
+import BatonLocking
+import Foundation
+
+/// Where a transport hands the body of a streamed answer (``TransferOptions/bodyStream``), piece
+/// by piece as it arrives, instead of keeping it: the client cuts it into elements (server-sent
+/// events, JSON lines) and hands them on to whoever reads the stream.
+///
+/// A transport asks ``accepts(status:headers:)`` when an answer's head arrives: a `2xx` answer of
+/// the stream's media type is streamed here; any other answer keeps its body in memory as usual,
+/// so that the client can fail the call with the start of it. Then it hands each decoded piece
+/// to ``receive(_:canWait:)``, in order.
+///
+/// Memory is bounded: no element may grow past the stream's element size limit, and elements
+/// waiting for their reader are bounded too, when the transport can wait. A transport whose
+/// thread can wait for the reader (``HTTP1Transport``, one thread per connection) passes
+/// `canWait: true`: it is held until the reader has caught up, and TCP then holds the server
+/// back. One that cannot wait (``URLSessionTransport``, whose delegate queue serves every task)
+/// passes `false`, and elements queue up while the reader is slower than the server.
+public final class BodyStream: Sendable {
+    let format: StreamFormat
+    let maximumElementSize: Int
+    /// Elements waiting past this many bytes hold a transport that can wait.
+    private let highWater: Int
+
+    private struct State {
+        var cutter: ElementCutter?
+        var waiting: [StreamedElement] = []
+        var head = 0
+        var waitingBytes = 0
+        /// The reader is gone (cancelled, or the stream failed): pieces are refused.
+        var closed = false
+        /// Why the body could not be cut: an element past the limit.
+        var failure: StreamElementTooLarge?
+        /// A transport waiting for the reader to catch up.
+        var producer: DispatchSemaphore?
+        /// Told when elements arrive.
+        var onArrival: (@Sendable () -> Void)?
+        var lastEventID = ""
+        /// Answers accepted since the stream began: one per connection that got under way.
+        var accepted = 0
+    }
+
+    private let state = Lock(State())
+
+    init(format: StreamFormat, maximumElementSize: Int, highWater: Int = 256 << 10) {
+        self.format = format
+        self.maximumElementSize = maximumElementSize
+        self.highWater = highWater
+    }
+
+    // MARK: The transport's side
+
+    /// Whether the answer with `status` and `headers` goes to this stream: a `2xx` answer of the
+    /// stream's media type, while its reader is still there. Each accepted answer starts a new
+    /// body (a reconnection's), cut from its start.
+    public func accepts(status: Int, headers: [String: String]) -> Bool {
+        guard (200..<300).contains(status) else { return false }
+        let type = headers.first { WireText.equalIgnoringCase($0.key, "Content-Type") }?.value
+        let media = type.flatMap { $0.split(separator: ";").first }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let media, format.mediaTypes.contains(media) else { return false }
+        return state.withLock(annotating: self) { state in
+            guard !state.closed else { return false }
+            state.cutter = ElementCutter(format, maximumElementSize: maximumElementSize, lastEventID: state.lastEventID)
+            state.accepted += 1
+            return true
+        }
+    }
+
+    /// Takes a piece of an accepted answer's body. With `canWait`, returns only once the reader
+    /// has caught up with what waits for it. `false` when the stream wants no more: its reader is
+    /// gone, or an element grew past the limit; the transport then stops the transfer.
+    public func receive(_ piece: UnsafeRawBufferPointer, canWait: Bool) -> Bool {
+        let (taken, notify, producer) = state.withLock(annotating: self) { state -> (Bool, (@Sendable () -> Void)?, DispatchSemaphore?) in
+            guard !state.closed, var cutter = state.cutter else { return (false, nil, nil) }
+            state.cutter = nil
+            let before = state.waiting.count
+            do {
+                try cutter.feed(piece) { element in Self.enqueue(element, into: &state) }
+            } catch {
+                state.failure = error as? StreamElementTooLarge ?? StreamElementTooLarge(limit: maximumElementSize)
+                state.closed = true
+            }
+            state.lastEventID = cutter.lastEventID
+            state.cutter = cutter
+            let arrived = state.waiting.count > before ? state.onArrival : nil
+            guard !state.closed else { return (false, arrived, nil) }
+            guard canWait, state.waitingBytes > highWater else { return (true, arrived, nil) }
+            let producer = DispatchSemaphore(value: 0)
+            state.producer = producer
+            return (true, arrived, producer)
+        }
+        notify?()
+        producer?.wait()
+        return taken && !isClosed
+    }
+
+    /// The end of an accepted answer's body: the last element, if the format has one pending
+    /// (a last JSON line without its line end).
+    func endOfBody() throws(StreamElementTooLarge) {
+        let outcome = state.withLock(annotating: self) { state -> Result<(@Sendable () -> Void)?, StreamElementTooLarge> in
+            guard var cutter = state.cutter else { return .success(nil) }
+            state.cutter = nil
+            let before = state.waiting.count
+            do {
+                try cutter.finish { element in Self.enqueue(element, into: &state) }
+            } catch {
+                let failure = error as? StreamElementTooLarge ?? StreamElementTooLarge(limit: maximumElementSize)
+                state.failure = failure
+                state.closed = true
+                return .failure(failure)
+            }
+            return .success(state.waiting.count > before ? state.onArrival : nil)
+        }
+        try outcome.get()?()
+    }
+
+    private static func enqueue(_ element: StreamedElement, into state: inout State) {
+        state.waiting.append(element)
+        state.waitingBytes += element.size
+    }
+
+    // MARK: The reader's side
+
+    /// What ``take()`` gives.
+    enum Taken {
+        case element(StreamedElement)
+        /// Nothing waits now; ``onArrival`` is told when something does.
+        case nothing
+    }
+
+    /// The next element waiting, if any; takes it off the line and, once the line is short
+    /// enough, lets a waiting transport go on.
+    func take() -> Taken {
+        let (taken, producer) = state.withLock(annotating: self) { state -> (Taken, DispatchSemaphore?) in
+            guard state.head < state.waiting.count else { return (.nothing, nil) }
+            let element = state.waiting[state.head]
+            state.head += 1
+            state.waitingBytes -= element.size
+            if state.head == state.waiting.count || state.head > 64 && state.head * 2 > state.waiting.count {
+                state.waiting.removeFirst(state.head)
+                state.head = 0
+            }
+            var producer: DispatchSemaphore?
+            if state.waitingBytes <= highWater / 2 {
+                producer = state.producer
+                state.producer = nil
+            }
+            return (.element(element), producer)
+        }
+        producer?.signal()
+        return taken
+    }
+
+    /// Sets who is told when elements arrive (from the transport's thread).
+    func whenElementsArrive(_ arrival: @escaping @Sendable () -> Void) {
+        state.withLock(annotating: self) { $0.onArrival = arrival }
+    }
+
+    /// The reader is gone: pieces are refused from now on, and a transport waiting for the
+    /// reader goes on (to find its pieces refused).
+    func close() {
+        let producer = state.withLock(annotating: self) { state in
+            state.closed = true
+            state.onArrival = nil
+            defer { state.producer = nil }
+            return state.producer
+        }
+        producer?.signal()
+    }
+
+    var isClosed: Bool { state.withLock(annotating: self) { $0.closed } }
+
+    /// Whether an element waits to be taken.
+    var hasWaiting: Bool { state.withLock(annotating: self) { $0.head < $0.waiting.count } }
+
+    /// An element that grew past the limit, if one did.
+    var failure: StreamElementTooLarge? { state.withLock(annotating: self) { $0.failure } }
+
+    /// The last event ID received, for `Last-Event-ID` on reconnecting.
+    var lastEventID: String { state.withLock(annotating: self) { $0.lastEventID } }
+
+    /// Answers accepted for streaming so far: one per connection that got under way.
+    var acceptedAnswers: Int { state.withLock(annotating: self) { $0.accepted } }
+}
+
+extension StreamedElement {
+    /// Bytes it holds, for the bound on what waits.
+    var size: Int {
+        switch self {
+        case .event(let event): event.data.utf8.count + event.type.utf8.count + event.id.utf8.count
+        case .retry: 8
+        case .line(let data, _): data.count
+        }
+    }
+}
