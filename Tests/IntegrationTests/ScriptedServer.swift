@@ -28,7 +28,8 @@ final class ScriptedServer: Sendable {
     /// - Parameter reads: With `holdsOpen`, whether the server goes on reading what the client
     ///   sends after the answer (`false`: it reads nothing more, so a client still sending a body
     ///   finds no room once the socket's buffers are full).
-    init(answer: [UInt8], streamed: Int = 0, holdsOpen: Bool = false, reads: Bool = true) throws {
+    /// - Parameter piece: What the streamed bytes repeat (64 KiB of `a` by default).
+    init(answer: [UInt8], streamed: Int = 0, piece: [UInt8]? = nil, holdsOpen: Bool = false, reads: Bool = true) throws {
         let (listener, port) = try Posix.listenOnLoopback(port: 0, backlog: 16)
         let wake = try Posix.makePipe()
         self.listener = listener
@@ -39,7 +40,7 @@ final class ScriptedServer: Sendable {
         thread = try ServerThread.start {
             while case .ready = Posix.wait(for: listener, wake: wake.read, until: .now + .seconds(300)) {
                 while case .accepted(let connection, _) = Posix.accept(on: listener) {
-                    Self.serve(connection, answer: answer, streamed: streamed, holdsOpen: holdsOpen, reads: reads,
+                    Self.serve(connection, answer: answer, streamed: streamed, piece: piece, holdsOpen: holdsOpen, reads: reads,
                                wake: wake.read, sent: sent, heldBack: heldBack)
                     Posix.closeDescriptor(connection)
                 }
@@ -59,7 +60,7 @@ final class ScriptedServer: Sendable {
 
     /// Reads up to the end of a request head, then sends `answer` and `streamed` bytes.
     private static func serve(
-        _ connection: Int32, answer: [UInt8], streamed: Int, holdsOpen: Bool, reads: Bool, wake: Int32,
+        _ connection: Int32, answer: [UInt8], streamed: Int, piece: [UInt8]?, holdsOpen: Bool, reads: Bool, wake: Int32,
         sent total: Locked<Int>, heldBack: XCTestExpectation
     ) {
         var received: [UInt8] = []
@@ -79,7 +80,7 @@ final class ScriptedServer: Sendable {
             sent += count
             total.withLock { $0 += count }
         }
-        let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 64 << 10)
+        let piece = piece ?? [UInt8](repeating: UInt8(ascii: "a"), count: 64 << 10)
         var streamedSent = 0
         while streamedSent < streamed {
             switch Posix.wait(for: connection, writable: true, wake: wake, until: .now + .milliseconds(200)) {

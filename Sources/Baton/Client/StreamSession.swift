@@ -30,8 +30,11 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         var isCancelled = false
         var isPaused = false
         var isDraining = false
-        /// The last connection ended cleanly: once the elements waiting are handed on, so is the stream.
-        var bodyEnded = false
+        /// How the stream ends, once its last connection has: settled when the elements waiting
+        /// have been handed on.
+        var ending: Result<Void, any Error>?
+        /// The stream has settled (with this failure, for a reader still pulling).
+        var settled = false
         var failure: (any Error)?
         var handed = 0
         var skipped = 0
@@ -96,14 +99,13 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
     private func connectionEnded(_ result: Result<Void, any Error>) {
         if state.withLock(annotating: self, { $0.isCancelled }) { return }
         if let tooLarge = bodyStream.failure {
-            return fail(APIError.elementTooLarge(summary, element: bodyStream.format.elementName, limit: tooLarge.limit))
+            return end(.failure(APIError.elementTooLarge(summary, element: bodyStream.format.elementName, limit: tooLarge.limit)))
         }
         switch result {
         case .success:
-            state.withLock(annotating: self) { $0.bodyEnded = true }
-            deliverEnd()
+            end(.success(()))
         case .failure(let error):
-            guard let delay = reconnectionDelay(after: error) else { return fail(error) }
+            guard let delay = reconnectionDelay(after: error) else { return end(.failure(error)) }
             let lastEventID = bodyStream.lastEventID
             let step = DelayedStep(after: delay) { [self] in connect(lastEventID: lastEventID) }
             let cancelled = state.withLock(annotating: self) { state in
@@ -206,31 +208,53 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
             state.withLock(annotating: self) { $0.isDraining = false }
             if let failure { return fail(failure) }
             // Elements that came while this drain was ending, or the end of the stream.
-            if bodyStream.hasWaiting { drain() } else { deliverEnd() }
+            if bodyStream.hasWaiting { drain() } else { settleIfHandedOn() }
         }
     }
 
-    /// Settles the stream once its body has ended and every element waiting was handed on.
-    private func deliverEnd() {
-        guard !bodyStream.hasWaiting else { return drain() }
-        let end = state.withLock(annotating: self) { state -> StreamEnd? in
-            guard state.bodyEnded, !state.isDraining, !state.isCancelled else { return nil }
-            return StreamEnd(elements: state.handed, skipped: state.skipped, reconnections: state.reconnections, lastEventID: bodyStream.lastEventID)
+    /// The last connection ended: the stream settles as `ending` says once the elements
+    /// received before it have been handed on.
+    private func end(_ ending: Result<Void, any Error>) {
+        state.withLock(annotating: self) { $0.ending = ending }
+        settleIfHandedOn()
+    }
+
+    /// Settles the stream once its last connection has ended and every element waiting was
+    /// handed on (by the handlers, or pulled by a loop).
+    private func settleIfHandedOn() {
+        if bodyStream.hasWaiting {
+            if state.withLock(annotating: self, { $0.handler != nil }) { drain() }
+            return
         }
-        guard let end else { return }
-        bodyStream.close()
-        let waiter = state.withLock(annotating: self) { state in
-            defer { state.waiter = nil }
-            return state.waiter
+        let ending = state.withLock(annotating: self) { state -> Result<Void, any Error>? in
+            guard !state.isDraining, !state.isCancelled, !state.settled else { return nil }
+            return state.ending
         }
-        waiter?(.success(nil))
-        settle(.success(end))
+        switch ending {
+        case nil: return
+        case .failure(let error): fail(error)
+        case .success:
+            let end = state.withLock(annotating: self) { state -> StreamEnd? in
+                guard !state.settled else { return nil }
+                state.settled = true
+                return StreamEnd(elements: state.handed, skipped: state.skipped, reconnections: state.reconnections, lastEventID: bodyStream.lastEventID)
+            }
+            guard let end else { return }
+            bodyStream.close()
+            let waiter = state.withLock(annotating: self) { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?(.success(nil))
+            settle(.success(end))
+        }
     }
 
     private func fail(_ error: any Error) {
         bodyStream.close()
         let (waiter, connection) = state.withLock(annotating: self) { state in
             state.failure = error
+            state.settled = true
             defer { state.waiter = nil }
             return (state.waiter, state.connection)
         }
@@ -265,13 +289,13 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         let immediate = state.withLock(annotating: self) { state -> Result<Element?, any Error>? in
             if let failure = state.failure { return .failure(failure) }
             if state.isCancelled { return .failure(CancellationError()) }
-            if state.bodyEnded, !bodyStream.hasWaiting { return .success(nil) }
+            if state.settled { return .success(nil) }
             state.waiter = completion
             return nil
         }
         if let immediate { return completion(immediate) }
-        // An element may have come between the look and the wait.
-        if bodyStream.hasWaiting { wakeWaiter() } else if state.withLock(annotating: self, { $0.bodyEnded }) { deliverEnd() }
+        // An element may have come between the look and the wait, or the stream ended.
+        if bodyStream.hasWaiting { wakeWaiter() } else { settleIfHandedOn() }
     }
 
     private func wakeWaiter() {

@@ -1,0 +1,110 @@
+@testable import Baton
+import BatonLocking
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+
+/// Streams against a scripted server (fixed bytes): both transports, both styles.
+final class StreamScriptedTests: XCTestCase {
+    private static let events = Array((
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+        + ": hello\r\nretry: 10\r\n\r\nid: 1\ndata: {\"n\": 1}\n\nid: 2\r\ndata: {\"n\": 2}\r\n\r\nevent: other\ndata: x\n\ndata: {\"n\"\ndata: : 3}\n\n"
+    ).utf8)
+
+    struct Number: Decodable, Sendable, Equatable { var n: Int }
+
+    private func transports() -> [(String, any Transport)] {
+        [("HTTP1Transport", HTTP1Transport()), ("URLSessionTransport", URLSessionTransport())]
+    }
+
+    func test_events_arriveDecoded_inOrder_overEachTransport_inBothStyles() async throws {
+        let server = try ScriptedServer(answer: Self.events)
+        for (name, transport) in transports() {
+            let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: transport)
+            var options = StreamOptions()
+            options.eventType = "message"
+            let seen = Locked<[Int]>([])
+            let end = try await client.events(Request<Number>(.get, "answer"), options: options) { number in
+                seen.withLock { $0.append(number.n) }
+            }.value
+            XCTAssertEqual(seen.value, [1, 2, 3], name)
+            XCTAssertEqual(end.elements, 3, name)
+            XCTAssertEqual(end.lastEventID, "2", name)
+
+            var pulled: [Int] = []
+            for try await number in client.events(Request<Number>(.get, "answer"), options: options) { pulled.append(number.n) }
+            XCTAssertEqual(pulled, [1, 2, 3], name)
+
+            var raw: [ServerSentEvent] = []
+            for try await event in client.events(Request<ServerSentEvent>(.get, "answer")) { raw.append(event) }
+            XCTAssertEqual(raw.map(\.type), ["message", "message", "other", "message"], name)
+        }
+    }
+
+    /// A handler that does not keep up holds HTTP1Transport's reading, and TCP then the server:
+    /// the server's writes stall while the handler waits, and memory does not grow.
+    func test_aSlowHandler_holdsTheServerBack_overHTTP1Transport() async throws {
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n".utf8)
+        let event = Array("data: {\"n\": 1}\n\n".utf8)
+        let piece = Array((0..<4096).flatMap { _ in event })
+        let server = try ScriptedServer(answer: head, streamed: 256 << 20, piece: piece)
+        let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: HTTP1Transport())
+        let release = DispatchSemaphore(value: 0)
+        let first = Locked(true)
+        let stream = client.events(Request<Number>(.get, "answer")) { _ in
+            let isFirst = first.withLock { isFirst in
+                defer { isFirst = false }
+                return isFirst
+            }
+            if isFirst { release.wait() }
+        }
+        await fulfillment(of: [server.heldBack], timeout: 30)
+        XCTAssertLessThan(server.sent.value, 64 << 20, "the server was held back long before its 256 MiB")
+        release.signal()
+        stream.cancel()
+        do {
+            _ = try await stream.value
+            XCTFail("a cancelled stream fulfilled")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+    }
+
+    func test_anElementPastTheLimit_failsTheStream_withASentence() async throws {
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\ndata: ok\n\ndata: ".utf8)
+        let server = try ScriptedServer(answer: head, streamed: 8 << 20)
+        for (name, transport) in transports() {
+            let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: transport)
+            var options = StreamOptions()
+            options.maximumElementSize = 64 << 10
+            let seen = Locked<[String]>([])
+            do {
+                _ = try await client.events(Request<String>(.get, "answer"), options: options) { text in seen.withLock { $0.append(text) } }.value
+                XCTFail("\(name): an event of 8 MiB passed a limit of 64 KiB")
+            } catch let error as APIError {
+                XCTAssertEqual(error.kind, .elementTooLarge, name)
+                XCTAssertEqual(error.description, "GET /answer sent an event larger than the stream's maximumElementSize of 64 KiB; the stream was stopped.", name)
+            }
+            XCTAssertEqual(seen.value, ["ok"], name)
+        }
+    }
+
+    func test_aWrongMediaType_failsBeforeAnyElement_withTheBodysStart() async throws {
+        let answer = Array("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 20\r\n\r\n<html>not events</a>".utf8)
+        let server = try ScriptedServer(answer: answer)
+        for (name, transport) in transports() {
+            let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: transport)
+            var pulled = 0
+            do {
+                for try await _ in client.events(Request<String>(.get, "answer")) { pulled += 1 }
+                XCTFail("\(name): an HTML answer was taken for events")
+            } catch let error as APIError {
+                XCTAssertEqual(error.kind, .unacceptableContentType, name)
+                XCTAssertTrue(error.description.contains("<html>not events"), "\(name): \(error)")
+            }
+            XCTAssertEqual(pulled, 0)
+        }
+    }
+}
