@@ -3,7 +3,7 @@ import Foundation
 // baton-bench [SUITE ...] [--quick] [--json]
 //
 // Measures Baton against baselines run in the same process, and prints each figure with its
-// ratio (Baton / baseline). Suites: promise, server, client, auth, upload, store; with none named, runs
+// ratio (Baton / baseline). Suites: promise, server, client, auth, upload, store, stream; with none named, runs
 // them all.
 // `--quick` uses small counts (a smoke run for CI); `--json` prints one JSON array of
 // {"name", "value", "unit", "baseline", "ratio"} objects instead of tables.
@@ -15,7 +15,7 @@ if arguments.first == "--serve-demo" {
 }
 let quick = arguments.contains("--quick")
 let json = arguments.contains("--json")
-let knownSuites = ["promise", "server", "client", "auth", "upload", "store"]
+let knownSuites = ["promise", "server", "client", "auth", "upload", "store", "stream"]
 let unknownFlags = arguments.filter { $0.hasPrefix("--") && !["--quick", "--json"].contains($0) }
 let named = arguments.filter { !$0.hasPrefix("--") }
 let unknownSuites = named.filter { !knownSuites.contains($0) }
@@ -42,6 +42,7 @@ for suite in suites {
         case "auth": results = try AuthSuite.run(quick: quick)
         case "upload": results = try TransferSuite.run(quick: quick, https: httpsUnavailable == nil)
         case "store": results = try StoreSuite.run(quick: quick)
+        case "stream": results = try StreamSuite.run(quick: quick)
         default: results = []
         }
     } catch {

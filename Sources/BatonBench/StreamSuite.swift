@@ -1,0 +1,97 @@
+import Baton
+import BatonLocking
+import DemoServer
+import Dispatch
+import Foundation
+
+/// `baton-bench stream`: 100,000 small server-sent events from DemoServer's `/_demo/events`,
+/// through Baton (`client.events`, each event cut by the HTML standard's rules and handed to a
+/// handler as a ``ServerSentEvent``) against the same bytes read raw from the same transport
+/// (``HTTP1Transport`` fetching the whole body, nothing cut): `stream.sse` is the ratio of their
+/// rates, the median of rounds run back to back. `stream.rss_growth_mib` is how far the peak
+/// resident memory rose while Baton's side ran (Linux's `VmHWM`).
+enum StreamSuite {
+    static func run(quick: Bool) throws -> [BenchResult] {
+        let count = quick ? 10_000 : 100_000
+        let server = try DemoServer.start(configuration: DemoServer.Configuration(tokenLifetime: 3600))
+        defer { server.stop() }
+        let transport = HTTP1Transport()
+        let client = try Client(baseURL: server.baseURL, transport: transport)
+        let path = "_demo/events"
+        let query = [URLQueryItem(name: "count", value: String(count)), URLQueryItem(name: "size", value: "16")]
+        let request = Request<ServerSentEvent>(.get, "_demo/events", query: query)
+
+        func throughBaton() throws -> Double {
+            let seen = Locked(0)
+            let start = ContinuousClock.now
+            let end = try wait(client.events(request) { _ in seen.withLock { $0 += 1 } })
+            guard end.elements == count, seen.value == count else { throw StreamBenchFailure("Baton handed on \(seen.value) of \(count) events") }
+            return Double(count) / Measure.seconds(ContinuousClock.now - start)
+        }
+        func raw() throws -> Double {
+            var url = URLComponents(url: server.baseURL.appending(path: path), resolvingAgainstBaseURL: false)!
+            url.queryItems = query
+            var options = TransferOptions()
+            options.maximumResponseSize = 1 << 30
+            let start = ContinuousClock.now
+            let response = try wait(transport.send(URLRequest(url: url.url!), body: nil, options: options))
+            guard response.statusCode == 200, !response.body.isEmpty else { throw StreamBenchFailure("the raw read got status \(response.statusCode)") }
+            return Double(count) / Measure.seconds(ContinuousClock.now - start)
+        }
+        _ = try throughBaton()
+        _ = try raw()
+        var ratios: [Double] = [], batonRates: [Double] = [], rawRates: [Double] = []
+        for round in 0..<(quick ? 2 : 9) {
+            // Turn about, so that neither side always runs on a machine the other warmed.
+            let baton: Double, plain: Double
+            if round.isMultiple(of: 2) {
+                baton = try throughBaton()
+                plain = try raw()
+            } else {
+                plain = try raw()
+                baton = try throughBaton()
+            }
+            batonRates.append(baton)
+            rawRates.append(plain)
+            ratios.append(baton / plain)
+        }
+        resetPeakResident()
+        let before = peakResidentBytes()
+        _ = try throughBaton()
+        let growth = Double(max(0, peakResidentBytes() - before)) / Double(1 << 20)
+        return [
+            BenchResult(name: "stream.sse", label: "\(count) server-sent events handed on", value: Measure.median(batonRates), unit: "events/s",
+                        baseline: Measure.median(rawRates), baselineLabel: "raw body", target: .atLeast(0.7), pairedRatio: Measure.median(ratios)),
+            BenchResult(name: "stream.rss_growth_mib", label: "  peak memory growth while streaming", value: growth, unit: "MiB",
+                        baseline: 0, baselineLabel: "", target: .valueAtMost(16, unit: "MiB")),
+        ]
+    }
+
+    private struct StreamBenchFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The promise's value, waited for on this thread.
+    private static func wait<T: Sendable>(_ promise: Promise<T>) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<Result<T, any Error>?>(nil)
+        promise.then { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0! }.get()
+    }
+
+    private static func peakResidentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kib * 1024
+    }
+
+    private static func resetPeakResident() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+}
