@@ -38,7 +38,8 @@ struct ServerSentEventParser {
     /// The last event ID as of the latest dispatch, `""` until a dispatched block (or one before
     /// it) had an `id` line; what a reconnecting client sends as `Last-Event-ID`. An `id` line is
     /// taken into it only when its block is dispatched, even one without data, never when the
-    /// stream ends before the block's blank line.
+    /// stream ends before the block's blank line. Set it to carry the ID over to a new
+    /// connection's body (a reconnection resumes after it).
     var lastEventID = ""
 
     /// The line not yet ended, while it spans chunks (complete lines within a chunk are read
