@@ -63,6 +63,14 @@ final class DemoAPI: HTTPHandler {
         state.withLock { $0.stats.connectionsAccepted += 1 }
     }
 
+    func recordStreamStarted() {
+        state.withLock { $0.stats.streamsStarted += 1 }
+    }
+
+    func recordStreamElementsSent(_ count: Int) {
+        state.withLock { $0.stats.streamElementsSent += count }
+    }
+
     func recordHandshake(serverName: String?) {
         state.withLock { state in
             state.stats.tlsHandshakes += 1
