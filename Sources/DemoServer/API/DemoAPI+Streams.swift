@@ -46,7 +46,7 @@ extension DemoAPI {
     }
 
     /// `GET /_demo/events` and `GET /_demo/lines` with `count=N` elements of `size=S` bytes
-    /// (``StreamElements/paddedObject(index:size:)``, numbered from 1), the second of `huge=H`
+    /// (``StreamElements/demoElement(index:size:event:)``, numbered from 1), the second of `huge=H`
     /// bytes instead when given: an element past a client's size limit.
     func demoStream(_ head: HTTPRequestHead, unit: StreamedResponse.Unit) throws(Refusal) -> StreamedResponse {
         let query = try queryPairs(head)
@@ -59,8 +59,7 @@ extension DemoAPI {
         return StreamedResponse(headers: isEvents ? Self.eventStreamHeaders : Self.jsonLinesHeaders, unit: unit) {
             guard index < count else { return nil }
             index += 1
-            let object = StreamElements.paddedObject(index: index, size: index == 2 ? huge ?? size : size)
-            return isEvents ? StreamElements.event(id: index, data: object) : StreamElements.line(object)
+            return StreamElements.demoElement(index: index, size: index == 2 ? huge ?? size : size, event: isEvents)
         }
     }
 

@@ -48,6 +48,7 @@ struct StreamSender {
     /// pipelined request is far smaller); past it, a hang-up is noticed only when a write fails.
     static let maxIncomingBytes = 64 << 10
     private static let crlf = Array("\r\n".utf8)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private let stream: ConnectionStream
     private let wake: Int32
@@ -103,7 +104,7 @@ struct StreamSender {
 
     /// Adds `bytes` to the batch as one chunk, writing when the batch is full.
     private mutating func frame(_ bytes: [UInt8], isElement: Bool) -> Ending? {
-        if chunked { batch += Array(String(bytes.count, radix: 16).utf8) + Self.crlf }
+        if chunked { appendChunkSize(bytes.count) }
         if bytes.count >= Self.batchBytes {
             // Written as it is: copying a large element into the batch would double its memory.
             if let ending = flush() { return ending }
@@ -116,6 +117,17 @@ struct StreamSender {
         }
         if chunked { batch += Self.crlf }
         return batch.count >= Self.batchBytes ? flush() : nil
+    }
+
+    /// `<size in hex>\r\n`, written digit by digit: a stream of millions of small elements spends
+    /// much of its time here.
+    private mutating func appendChunkSize(_ size: Int) {
+        var shift = max(0, (Int.bitWidth - size.leadingZeroBitCount + 3) / 4 - 1) * 4
+        while shift >= 0 {
+            batch.append(Self.hexDigits[(size >> shift) & 0xf])
+            shift -= 4
+        }
+        batch += Self.crlf
     }
 
     /// Writes the batch, if any.
