@@ -63,6 +63,14 @@ final class DemoAPI: HTTPHandler {
         state.withLock { $0.stats.connectionsAccepted += 1 }
     }
 
+    func recordStreamStarted() {
+        state.withLock { $0.stats.streamsStarted += 1 }
+    }
+
+    func recordStreamElementsSent(_ count: Int) {
+        state.withLock { $0.stats.streamElementsSent += count }
+    }
+
     func recordHandshake(serverName: String?) {
         state.withLock { state in
             state.stats.tlsHandshakes += 1
@@ -112,7 +120,10 @@ final class DemoAPI: HTTPHandler {
             // Everything under /_demo/ is open, known route or not, so tests can always reach it.
             if match?.route.requiresToken ?? !head.path.hasPrefix("/_demo/") { try authenticate(head) }
             guard let match else { throw Refusal(404, "not_found") }
-            response = try route(match, exchange)
+            switch try route(match, exchange) {
+            case .whole(let whole): response = whole
+            case .streamed(let stream): return finish(stream, fault: fault)
+            }
         } catch {
             response = error.response
         }
@@ -160,7 +171,7 @@ final class DemoAPI: HTTPHandler {
     }
 
     /// The parts of a fault that change a response rather than replace it.
-    private func finish(_ response: ServerResponse, fault: Fault?) -> HTTPReply {
+    func finish(_ response: ServerResponse, fault: Fault?) -> HTTPReply {
         var response = response
         guard let fault else { return .respond(response) }
         if let retryAfter = fault.retryAfter { response.setHeader("Retry-After", String(retryAfter)) }
@@ -194,24 +205,34 @@ final class DemoAPI: HTTPHandler {
         }
     }
 
-    private func route(_ match: Route.Match, _ exchange: HTTPExchange) throws(Refusal) -> ServerResponse {
+    /// What a route answers: a whole response, or a streamed one.
+    enum Answer {
+        case whole(ServerResponse)
+        case streamed(StreamedResponse)
+    }
+
+    private func route(_ match: Route.Match, _ exchange: HTTPExchange) throws(Refusal) -> Answer {
         switch match.route {
-        case .health: .json(200, .object([("status", .string("ok"))]))
-        case .orderSearch: try searchOrders(exchange.head)
-        case .order: try order(match.id)
-        case .facility: try found(DemoData.facilityJSON(match.id))
-        case .createReview: try createReview(facilityID: match.id, exchange)
-        case .review: try review(match.id)
-        case .createPhoto: try createPhoto(reviewID: match.id, exchange)
-        case .photo: try photo(match.id)
-        case .book: try found(DemoData.bookJSON(match.id))
-        case .user: try found(DemoData.userJSON(match.id))
-        case .tokens: try issueTokens(exchange)
-        case .redirect: try redirect(exchange.head)
-        case .echo: echo(exchange)
-        case .stats: .json(200, state.withLock { $0.stats.json })
-        case .reset: reset()
-        case .expireTokens: expireTokens()
+        case .health: .whole(.json(200, .object([("status", .string("ok"))])))
+        case .orderSearch: try .whole(searchOrders(exchange.head))
+        case .order: try .whole(order(match.id))
+        case .facility: try .whole(found(DemoData.facilityJSON(match.id)))
+        case .createReview: try .whole(createReview(facilityID: match.id, exchange))
+        case .review: try .whole(review(match.id))
+        case .createPhoto: try .whole(createPhoto(reviewID: match.id, exchange))
+        case .photo: try .whole(photo(match.id))
+        case .book: try .whole(found(DemoData.bookJSON(match.id)))
+        case .user: try .whole(found(DemoData.userJSON(match.id)))
+        case .tokens: try .whole(issueTokens(exchange))
+        case .redirect: try .whole(redirect(exchange.head))
+        case .echo: .whole(echo(exchange))
+        case .stats: .whole(.json(200, state.withLock { $0.stats.json }))
+        case .reset: .whole(reset())
+        case .expireTokens: .whole(expireTokens())
+        case .photoStates: try .streamed(photoStates(reviewID: match.id, exchange.head))
+        case .orderLines: .streamed(orderLines())
+        case .demoEvents: try .streamed(demoStream(exchange.head, unit: .events))
+        case .demoLines: try .streamed(demoStream(exchange.head, unit: .lines))
         }
     }
 

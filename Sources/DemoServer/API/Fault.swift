@@ -36,6 +36,15 @@ struct Fault: Sendable, Equatable {
     /// server handling that many requests at once can pass. A request held longer than
     /// ``maxDelay``, or whose client hangs up, is dropped.
     var barrier: Int?
+    /// On a stream route: wait this long between two events or lines.
+    var drip: Duration?
+    /// On a stream route: after this many events or lines, close the connection without ending
+    /// the body.
+    var dropAfterEvents: Int?
+    /// On a stream route: after this many events or lines, send nothing more until the client
+    /// hangs up or the server stops (at most ``maxDelay``), then close without ending the body.
+    /// Takes the place of `drop-after-events` when both are given.
+    var stallAfterEvents: Int?
 
     /// Why a header value was refused; the message goes into the 400 answer.
     struct Invalid: Error, Equatable {
@@ -90,6 +99,13 @@ struct Fault: Sendable, Equatable {
                 fault.stallAfter = try integer(in: 0...Int(Int32.max))
             case "barrier":
                 fault.barrier = try integer(in: 1...maxBarrier)
+            case "drip":
+                guard let value, let drip = parseDelay(value), drip <= maxDelay else { throw bad() }
+                fault.drip = drip
+            case "drop-after-events":
+                fault.dropAfterEvents = try integer(in: 0...Int(Int32.max))
+            case "stall-after-events":
+                fault.stallAfterEvents = try integer(in: 0...Int(Int32.max))
             default:
                 continue
             }

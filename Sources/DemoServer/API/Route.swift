@@ -3,11 +3,14 @@ enum Route: CaseIterable, Sendable {
     case health, orderSearch, order, facility, createReview, review, createPhoto, photo, book, user
     case tokens
     case redirect, echo, stats, reset, expireTokens
+    /// Streamed: an event stream, or JSON lines.
+    case photoStates, orderLines, demoEvents, demoLines
 
     /// The method it answers; nil for "any method". HEAD is served by every GET route.
     var method: String? {
         switch self {
         case .health, .orderSearch, .order, .facility, .review, .photo, .book, .user, .stats: "GET"
+        case .photoStates, .orderLines, .demoEvents, .demoLines: "GET"
         case .createReview, .createPhoto, .tokens, .reset, .expireTokens: "POST"
         case .redirect, .echo: nil
         }
@@ -32,12 +35,16 @@ enum Route: CaseIterable, Sendable {
         case .stats: "/_demo/stats"
         case .reset: "/_demo/reset"
         case .expireTokens: "/_demo/expire-tokens"
+        case .photoStates: "/reviews/:review_id/photos/states"
+        case .orderLines: "/orders.ndjson"
+        case .demoEvents: "/_demo/events"
+        case .demoLines: "/_demo/lines"
         }
     }
 
     var requiresToken: Bool {
         switch self {
-        case .health, .tokens, .redirect, .echo, .stats, .reset, .expireTokens: false
+        case .health, .tokens, .redirect, .echo, .stats, .reset, .expireTokens, .demoEvents, .demoLines: false
         default: true
         }
     }

@@ -33,6 +33,11 @@ extension DemoServer {
         /// `tls_server_names`: the host names clients asked for in their handshakes (SNI), with
         /// how many asked; a client connecting to an IP address sends none.
         public var tlsServerNames: [String: Int] = [:]
+        /// `streams_started`: streamed answers begun (server-sent events, JSON lines), so that a
+        /// test can count how many times a client connected to a stream, reconnections included.
+        public var streamsStarted = 0
+        /// `stream_elements_sent`: events and lines written to clients, over every stream.
+        public var streamElementsSent = 0
 
         /// The JSON names, snake_case as the rest of the API.
         enum CodingKeys: String, CodingKey {
@@ -43,6 +48,8 @@ extension DemoServer {
             case connectionsAccepted = "connections_accepted"
             case tlsHandshakes = "tls_handshakes"
             case tlsServerNames = "tls_server_names"
+            case streamsStarted = "streams_started"
+            case streamElementsSent = "stream_elements_sent"
         }
 
         /// All counts at zero.
@@ -61,6 +68,8 @@ extension DemoServer {
                 (CodingKeys.connectionsAccepted.rawValue, .integer(connectionsAccepted)),
                 (CodingKeys.tlsHandshakes.rawValue, .integer(tlsHandshakes)),
                 (CodingKeys.tlsServerNames.rawValue, .object(tlsServerNames.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.integer($0.value)) })),
+                (CodingKeys.streamsStarted.rawValue, .integer(streamsStarted)),
+                (CodingKeys.streamElementsSent.rawValue, .integer(streamElementsSent)),
             ])
         }
     }

@@ -13,7 +13,7 @@ struct ConnectionSettings: Sendable {
 /// One client connection, served on its own thread from first byte to close.
 ///
 /// Requests are answered one at a time in arrival order, which is what pipelining requires. Every
-/// wait (for bytes, for room to write, for an injected delay) is a `poll` bounded by the idle
+/// wait (for bytes, for room to write, for an injected delay, between a stream's elements) is a `poll` bounded by the idle
 /// timeout and woken by the server's stop pipe, so a silent or stuck client costs one sleeping thread
 /// and never blocks anyone else or `stop()`. The socket is closed when `run` returns.
 final class Connection {
@@ -136,6 +136,8 @@ final class Connection {
             Self.pause(duration, watching: fd, wake: wake, hungUp: hungUp)
         }
         switch handler.reply(to: exchange) {
+        case .stream(let response):
+            return respond(streaming: response, to: head, since: started)
         case .drop:
             let note = hungUp.value ? "abandoned: the client closed the connection during the delay" : "dropped (X-Demo-Fault)"
             log(head, status: nil, bytes: 0, since: started, note: note)
@@ -174,6 +176,30 @@ final class Connection {
         }
     }
 
+    /// Sends a streamed response and logs how it ended; false when the connection must close
+    /// afterwards. The line is logged before the end of the body goes, as every answer's is.
+    private func respond(streaming response: StreamedResponse, to head: HTTPRequestHead, since started: ContinuousClock.Instant) -> Bool {
+        // An HTTP/1.0 client cannot read chunks: its body ends when the connection closes.
+        let chunked = head.version != .http1_0
+        let closing = !head.keepAlive || !chunked
+        let headBytes = response.serializedHead(closing: closing, framing: chunked ? .chunked : .untilClose)
+        if head.method == "HEAD" {
+            log(head, status: response.status, bytes: 0, since: started, note: nil)
+            return send(headBytes[...]) && !closing
+        }
+        handler.recordStreamStarted()
+        var sender = StreamSender(stream: stream, wake: wake, idleTimeout: settings.idleTimeout, chunked: chunked, handler: handler)
+        let ending = sender.run(response, head: headBytes)
+        // A pipelined request that arrived during the stream is next.
+        sender.incoming.withUnsafeBytes { parser.append($0) }
+        log(head, status: response.status, bytes: sender.bytesSent, since: started,
+            note: "streamed \(response.unit.count(sender.elementsSent)): \(ending)")
+        guard ending == .finished else { return false }
+        let ended = !chunked || send(StreamSender.lastChunk[...])
+        if ended, closing { stream.closeNotify() }
+        return ended && !closing
+    }
+
     /// Answers a request the HTTP layer refused, then closes without resetting the connection.
     private func refuse(_ error: HTTPParseError, head: HTTPRequestHead?) {
         handler.recordMalformedRequest()
@@ -202,18 +228,7 @@ final class Connection {
     /// Writes all of `bytes`, waiting for room as needed; false when the client went away, stopped
     /// reading for a whole idle timeout, or the server is stopping.
     private func send(_ bytes: ArraySlice<UInt8>) -> Bool {
-        var offset = bytes.startIndex
-        while offset < bytes.endIndex {
-            let sent = bytes[offset...].withUnsafeBytes { stream.send($0) }
-            if sent < 0 { return false }
-            if sent == 0 {
-                guard Posix.wait(for: fd, writable: true, wake: wake, until: .now + settings.idleTimeout) == .ready else {
-                    return false
-                }
-            }
-            offset += sent
-        }
-        return true
+        stream.write(bytes) == nil
     }
 
     /// Logs a request whose client closed the connection before sending all of it: no answer,

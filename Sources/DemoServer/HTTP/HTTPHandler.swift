@@ -14,6 +14,8 @@ enum HTTPReply {
     case respond(ServerResponse, cut: Cut? = nil)
     /// Close the connection without answering.
     case drop
+    /// Send the response's body in pieces as its producer makes them.
+    case stream(StreamedResponse)
 }
 
 /// A response sent only in part: its first `after` bytes (status line included), then either the
@@ -33,4 +35,8 @@ protocol HTTPHandler: Sendable {
     func recordConnection()
     /// Called once for every TLS handshake completed, with the host name the client sent (SNI).
     func recordHandshake(serverName: String?)
+    /// Called once for every streamed response whose body begins (not for HEAD requests).
+    func recordStreamStarted()
+    /// Called as a stream's elements go out, with how many went in one write.
+    func recordStreamElementsSent(_ count: Int)
 }

@@ -200,6 +200,13 @@ enum Posix {
         }
     }
 
+    /// Whether the wake pipe has fired (the server is stopping), without waiting: for loops that
+    /// never wait, such as a stream to a client that reads as fast as it is sent.
+    static func hasFired(_ wake: Int32) -> Bool {
+        var watched = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+        return poll(&watched, 1, 0) > 0
+    }
+
     /// Whether the peer has closed its end: the socket reads as end-of-file (or fails), peeked so
     /// that any bytes waiting stay for the parser.
     static func peerHasClosed(_ fd: Int32) -> Bool {

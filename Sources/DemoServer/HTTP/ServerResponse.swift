@@ -1,7 +1,7 @@
 /// A response to write: status, header fields and the whole body.
 ///
-/// `serializedHead` adds `Content-Length` (every response but 204 has one; RFC 9110 §8.6 forbids it
-/// there), `Date`, and `Connection: close` when the connection ends after it.
+/// `serializedHead` adds `Content-Length` (every whole response but 204 has one; RFC 9110 §8.6
+/// forbids it there), `Date`, and `Connection: close` when the connection ends after it.
 struct ServerResponse: Sendable {
     var status: Int
     var headers: [(name: String, value: String)]
@@ -35,15 +35,29 @@ struct ServerResponse: Sendable {
     /// Statuses whose responses never carry a body (RFC 9110 §15.3.5, §15.4.5).
     var forbidsBody: Bool { status == 204 || status == 304 }
 
+    /// How the body after a head is delimited (RFC 9112 §6.3).
+    enum Framing {
+        /// `Content-Length`, the length of `body`: every whole response.
+        case contentLength
+        /// `Transfer-Encoding: chunked`: a streamed body, after which the connection can be reused.
+        case chunked
+        /// Neither: a streamed body that ends when the connection closes (for HTTP/1.0 clients,
+        /// which cannot read chunks).
+        case untilClose
+    }
+
     /// The status line and header fields on the wire, ending with the empty line. `keepAlive` adds
     /// `Connection: keep-alive`, which an HTTP/1.0 client needs to keep the connection open.
-    func serializedHead(closing: Bool, keepAlive: Bool = false) -> [UInt8] {
+    func serializedHead(closing: Bool, keepAlive: Bool = false, framing: Framing = .contentLength) -> [UInt8] {
         var text = "HTTP/1.1 \(status) \(Self.reason(for: status))\r\n"
-        for (name, value) in headers where !["content-length", "connection", "date"].contains(name.lowercased()) {
+        let framingFields = ["content-length", "transfer-encoding", "connection", "date"]
+        for (name, value) in headers where !framingFields.contains(name.lowercased()) {
             text += "\(name): \(value)\r\n"
         }
-        if status != 204 {
-            text += "Content-Length: \(forbidsBody ? 0 : body.count)\r\n"
+        switch framing {
+        case .contentLength where status != 204: text += "Content-Length: \(forbidsBody ? 0 : body.count)\r\n"
+        case .contentLength, .untilClose: break
+        case .chunked: text += "Transfer-Encoding: chunked\r\n"
         }
         text += "Date: \(DateHeader.now())\r\n"
         if closing {

@@ -11,6 +11,8 @@ final class ConnectionStream {
     private let timeout: Duration
     private let session: TLSSession?
     private var encrypted = [UInt8](repeating: 0, count: 32 << 10)
+    /// Why the last ``flush()`` failed, so that a failed TLS write can say why.
+    private var flushFailure: WriteFailure?
 
     /// A plain stream over `fd`.
     init(fd: Int32, wake: Int32, timeout: Duration) {
@@ -105,6 +107,30 @@ final class ConnectionStream {
         return flush() ? piece.count : -1
     }
 
+    /// Why a write did not complete.
+    enum WriteFailure: Error, Equatable {
+        /// The client closed or reset the connection.
+        case peerGone
+        /// The client took no byte for a whole timeout: it stopped reading.
+        case timedOut
+        /// The server's stop pipe fired.
+        case stopping
+    }
+
+    /// Writes all of `bytes`, waiting for room as needed, each wait bounded by the timeout and
+    /// woken by the stop pipe: nil once every byte went, otherwise why not.
+    func write(_ bytes: ArraySlice<UInt8>) -> WriteFailure? {
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
+            flushFailure = nil
+            let sent = bytes[offset...].withUnsafeBytes { send($0) }
+            if sent < 0 { return flushFailure ?? .peerGone }
+            if sent == 0, let failure = waitForRoom() { return failure }
+            offset += sent
+        }
+        return nil
+    }
+
     /// Tells the client the connection closes (`close_notify`), if the socket takes it.
     func closeNotify() {
         session?.close()
@@ -121,10 +147,25 @@ final class ConnectionStream {
             var offset = 0
             while offset < count {
                 let sent = encrypted.withUnsafeBytes { Posix.send(fd, UnsafeRawBufferPointer(rebasing: $0[offset..<count])) }
-                if sent < 0 { return false }
-                if sent == 0, Posix.wait(for: fd, writable: true, wake: wake, until: .now + timeout) != .ready { return false }
+                if sent < 0 {
+                    flushFailure = .peerGone
+                    return false
+                }
+                if sent == 0, let failure = waitForRoom() {
+                    flushFailure = failure
+                    return false
+                }
                 offset += sent
             }
+        }
+    }
+
+    /// Waits until the socket takes more bytes: nil when it does, otherwise why it will not.
+    private func waitForRoom() -> WriteFailure? {
+        switch Posix.wait(for: fd, writable: true, wake: wake, until: .now + timeout) {
+        case .ready: nil
+        case .timedOut: .timedOut
+        case .stopping: .stopping
         }
     }
 }
