@@ -46,11 +46,11 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         /// The handler of ``start(each:)``, or the continuation of a waiting ``nextElement(_:)``.
         var handler: (@Sendable (Element) -> Void)?
         var waiter: (@Sendable (Result<Element?, any Error>) -> Void)?
-        /// Line or event number, for a decoding failure's sentence.
-        var eventNumber = 0
     }
 
     private let state = Lock(State())
+    /// Elements taken off the stream, being handed on.
+    private let reading = ReadingBuffer()
     private var decoder: JSONDecoder { endpoint.decoder ?? client.configuration.decoder }
 
     init(client: Client, endpoint: Base, format: StreamFormat, options: StreamOptions) {
@@ -144,18 +144,23 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         case failed(any Error)
     }
 
-    /// Takes elements off the stream until one decodes to hand on, or none waits.
+    /// Takes elements off the stream until one decodes to hand on, or none waits. Only the
+    /// reader calls it (the one drain, or the iterator's one pending `next`).
     private func takeNext() -> Next {
         while true {
-            guard case .element(let raw) = bodyStream.take() else { return .nothing }
+            if reading.index == reading.elements.count {
+                reading.elements = bodyStream.takeAll()
+                reading.index = 0
+                if reading.elements.isEmpty { return .nothing }
+            }
+            let raw = reading.elements[reading.index]
+            reading.index += 1
             switch raw {
             case .retry(let milliseconds):
                 state.withLock(annotating: self) { $0.retryDelay = .milliseconds(milliseconds) }
             case .event(let event):
-                let number = state.withLock(annotating: self) { state in
-                    state.eventNumber += 1
-                    return state.eventNumber
-                }
+                reading.eventNumber += 1
+                let number = reading.eventNumber
                 if let type = options.eventType, event.type != type { continue }
                 switch StreamElementDecoding.decode(Element.self, event: event, with: decoder) {
                 case .success(let element): return .element(element)
@@ -183,7 +188,8 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
                                        reason: "\(element): \(reason.reason)")
     }
 
-    /// Hands waiting elements to the handler, one at a time, on the delivery queue; one drain runs at a time.
+    /// Hands waiting elements to the handler, one at a time, on the delivery queue. One drain
+    /// runs at a time: it is the stream's reader while it runs.
     private func drain() {
         let starts = state.withLock(annotating: self) { state -> Bool in
             guard !state.isDraining, !state.isPaused, !state.isCancelled, state.handler != nil else { return false }
@@ -193,10 +199,11 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         guard starts else { return }
         (client.configuration.deliveryQueue ?? DispatchQueue.global()).async { [self] in
             var failure: (any Error)?
+            var handed = 0
             handing: while let handler = state.withLock(annotating: self, { $0.isPaused || $0.isCancelled ? nil : $0.handler }) {
                 switch takeNext() {
                 case .element(let element):
-                    state.withLock(annotating: self) { $0.handed += 1 }
+                    handed += 1
                     handler(element)
                 case .failed(let error):
                     failure = error
@@ -205,29 +212,39 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
                     break handing
                 }
             }
+            state.withLock(annotating: self) { $0.handed += handed }
+            if let failure {
+                state.withLock(annotating: self) { $0.isDraining = false }
+                return fail(failure)
+            }
+            // Still the reader: the buffer is this drain's to look at.
+            let handedOn = !hasWaiting
+            if handedOn { settleIfEnded() }
             state.withLock(annotating: self) { $0.isDraining = false }
-            if let failure { return fail(failure) }
-            // Elements that came while this drain was ending, or the end of the stream.
-            if bodyStream.hasWaiting { drain() } else { settleIfHandedOn() }
+            // Elements that came while this drain was ending found it running: go on for them.
+            if !handedOn || bodyStream.hasWaiting { drain() }
         }
     }
+
+    /// Whether elements wait to be handed on: taken off the stream already, or not yet. Only
+    /// the reader asks.
+    private var hasWaiting: Bool { reading.index < reading.elements.count || bodyStream.hasWaiting }
 
     /// The last connection ended: the stream settles as `ending` says once the elements
-    /// received before it have been handed on.
+    /// received before it have been handed on, which the reader sees to.
     private func end(_ ending: Result<Void, any Error>) {
-        state.withLock(annotating: self) { $0.ending = ending }
-        settleIfHandedOn()
+        let handlers = state.withLock(annotating: self) { state in
+            state.ending = ending
+            return state.handler != nil
+        }
+        if handlers { drain() } else { wakeWaiter() }
     }
 
-    /// Settles the stream once its last connection has ended and every element waiting was
-    /// handed on (by the handlers, or pulled by a loop).
-    private func settleIfHandedOn() {
-        if bodyStream.hasWaiting {
-            if state.withLock(annotating: self, { $0.handler != nil }) { drain() }
-            return
-        }
+    /// Settles the stream as its last connection's end says, if it has ended. Only the reader
+    /// calls it, once every element was handed on.
+    private func settleIfEnded() {
         let ending = state.withLock(annotating: self) { state -> Result<Void, any Error>? in
-            guard !state.isDraining, !state.isCancelled, !state.settled else { return nil }
+            guard !state.isCancelled, !state.settled else { return nil }
             return state.ending
         }
         switch ending {
@@ -241,11 +258,6 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
             }
             guard let end else { return }
             bodyStream.close()
-            let waiter = state.withLock(annotating: self) { state in
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?(.success(nil))
             settle(.success(end))
         }
     }
@@ -274,7 +286,7 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
     // MARK: Pulling (async iteration)
 
     /// Hands `completion` the next element, `nil` at the end of the stream, or its failure: at
-    /// once if one waits, else when one arrives.
+    /// once if one waits, else when one arrives. One call at a time: the caller is the reader.
     func nextElement(_ completion: @escaping @Sendable (Result<Element?, any Error>) -> Void) {
         switch takeNext() {
         case .element(let element):
@@ -286,6 +298,8 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         case .nothing:
             break
         }
+        // Everything received was handed on: the stream may have ended.
+        settleIfEnded()
         let immediate = state.withLock(annotating: self) { state -> Result<Element?, any Error>? in
             if let failure = state.failure { return .failure(failure) }
             if state.isCancelled { return .failure(CancellationError()) }
@@ -294,10 +308,12 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
             return nil
         }
         if let immediate { return completion(immediate) }
-        // An element may have come between the look and the wait, or the stream ended.
-        if bodyStream.hasWaiting { wakeWaiter() } else { settleIfHandedOn() }
+        // Elements that came between the look and the wait found no waiter: wake it for them.
+        if bodyStream.hasWaiting { wakeWaiter() }
     }
 
+    /// Hands the waiting `next`, if there is one, to ``nextElement(_:)`` again: elements came,
+    /// or the stream ended.
     private func wakeWaiter() {
         let waiter = state.withLock(annotating: self) { state in
             defer { state.waiter = nil }
@@ -342,4 +358,15 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
     func cancel() {
         promise.cancel()
     }
+}
+
+/// The elements a stream's reader took off its ``BodyStream`` in one go, and how far it has
+/// handed them on.
+// Not locked: only the stream's one reader touches it, the drain that holds `isDraining` or
+// the iterator's one pending `next`, and each hands over to the next through the session's lock.
+final class ReadingBuffer: @unchecked Sendable {
+    var elements: [StreamedElement] = []
+    var index = 0
+    /// Events seen so far, for a decoding failure's sentence.
+    var eventNumber = 0
 }

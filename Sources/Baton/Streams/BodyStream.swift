@@ -25,7 +25,6 @@ public final class BodyStream: Sendable {
     private struct State {
         var cutter: ElementCutter?
         var waiting: [StreamedElement] = []
-        var head = 0
         var waitingBytes = 0
         /// The reader is gone (cancelled, or the stream failed): pieces are refused.
         var closed = false
@@ -121,31 +120,15 @@ public final class BodyStream: Sendable {
 
     // MARK: The reader's side
 
-    /// What ``take()`` gives.
-    enum Taken {
-        case element(StreamedElement)
-        /// Nothing waits now; ``onArrival`` is told when something does.
-        case nothing
-    }
-
-    /// The next element waiting, if any; takes it off the line and, once the line is short
-    /// enough, lets a waiting transport go on.
-    func take() -> Taken {
-        let (taken, producer) = state.withLock(annotating: self) { state -> (Taken, DispatchSemaphore?) in
-            guard state.head < state.waiting.count else { return (.nothing, nil) }
-            let element = state.waiting[state.head]
-            state.head += 1
-            state.waitingBytes -= element.size
-            if state.head == state.waiting.count || state.head > 64 && state.head * 2 > state.waiting.count {
-                state.waiting.removeFirst(state.head)
-                state.head = 0
-            }
-            var producer: DispatchSemaphore?
-            if state.waitingBytes <= highWater / 2 {
-                producer = state.producer
-                state.producer = nil
-            }
-            return (.element(element), producer)
+    /// Every element waiting, taken off the line at once (one lock for many elements); a
+    /// transport waiting for the reader goes on.
+    func takeAll() -> [StreamedElement] {
+        let (taken, producer) = state.withLock(annotating: self) { state -> ([StreamedElement], DispatchSemaphore?) in
+            var taken: [StreamedElement] = []
+            swap(&taken, &state.waiting)
+            state.waitingBytes = 0
+            defer { state.producer = nil }
+            return (taken, state.producer)
         }
         producer?.signal()
         return taken
@@ -171,7 +154,7 @@ public final class BodyStream: Sendable {
     var isClosed: Bool { state.withLock(annotating: self) { $0.closed } }
 
     /// Whether an element waits to be taken.
-    var hasWaiting: Bool { state.withLock(annotating: self) { $0.head < $0.waiting.count } }
+    var hasWaiting: Bool { state.withLock(annotating: self) { !$0.waiting.isEmpty } }
 
     /// An element that grew past the limit, if one did.
     var failure: StreamElementTooLarge? { state.withLock(annotating: self) { $0.failure } }
