@@ -30,7 +30,7 @@ extension Client {
     public func events<E: Endpoint>(
         _ endpoint: E, options: StreamOptions = StreamOptions(), each: @escaping @Sendable (E.Response) -> Void
     ) -> Promise<StreamEnd> where E.Response: Decodable & Sendable {
-        StreamSession(client: self, endpoint: endpoint, format: .serverSentEvents, options: options).start(each: each)
+        StreamSession(client: self, endpoint: endpoint, format: .serverSentEvents, options: options, handler: each).start()
     }
 
     /// The server-sent events of `endpoint`, as an `AsyncSequence`: see
@@ -55,7 +55,7 @@ extension Client {
     public func lines<E: Endpoint>(
         _ endpoint: E, options: StreamOptions = StreamOptions(), each: @escaping @Sendable (E.Response) -> Void
     ) -> Promise<StreamEnd> where E.Response: Decodable & Sendable {
-        StreamSession(client: self, endpoint: endpoint, format: .jsonLines, options: options).start(each: each)
+        StreamSession(client: self, endpoint: endpoint, format: .jsonLines, options: options, handler: each).start()
     }
 
     /// The JSON lines of `endpoint`, as an `AsyncSequence`: see ``lines(_:options:each:)``.

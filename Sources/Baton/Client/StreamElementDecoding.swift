@@ -10,10 +10,22 @@ enum StreamElementDecoding {
         var reason: String
     }
 
-    static func decode<Element: Decodable>(_ type: Element.Type, event: ServerSentEvent, with decoder: JSONDecoder) -> Result<Element, Failure> {
-        if let event = event as? Element { return .success(event) }
-        if let text = event.data as? Element { return .success(text) }
-        return decode(type, json: Data(event.data.utf8), with: decoder)
+    /// What an event becomes, decided once per stream rather than tried per event.
+    enum Kind: Sendable {
+        case event, text, json
+
+        init<Element>(of type: Element.Type) {
+            self = type == ServerSentEvent.self ? .event : type == String.self ? .text : .json
+        }
+    }
+
+    static func decode<Element: Decodable>(_ type: Element.Type, _ kind: Kind, event: ServerSentEvent, with decoder: JSONDecoder) -> Result<Element, Failure> {
+        switch kind {
+        // The types are the same (see `Kind`): the casts cannot fail.
+        case .event: .success(event as! Element)
+        case .text: .success(event.data as! Element)
+        case .json: decode(type, json: Data(event.data.utf8), with: decoder)
+        }
     }
 
     static func decode<Element: Decodable>(_ type: Element.Type, line: Data, with decoder: JSONDecoder) -> Result<Element, Failure> {

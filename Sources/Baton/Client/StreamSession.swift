@@ -43,18 +43,25 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         var fruitlessReconnections = 0
         var handedAtLastConnection = 0
         var retryDelay: Duration?
-        /// The handler of ``start(each:)``, or the continuation of a waiting ``nextElement(_:)``.
-        var handler: (@Sendable (Element) -> Void)?
+        /// The continuation of a waiting ``nextElement(_:)``.
         var waiter: (@Sendable (Result<Element?, any Error>) -> Void)?
     }
 
     private let state = Lock(State())
+    /// Paused and cancelled, as the drain asks before each element: apart from `state`, so
+    /// that asking costs a lock and no look-up of a generic type's metadata.
+    private let flags = Lock(ReaderFlags())
+    /// Who elements are handed to, in the promise style; `nil` for an async iterator, which pulls.
+    private let handler: (@Sendable (Element) -> Void)?
+    /// How an element becomes an `Element`, decided once.
+    private let kind = StreamElementDecoding.Kind(of: Element.self)
     /// Elements taken off the stream, being handed on.
     private let reading = ReadingBuffer()
     private var decoder: JSONDecoder { endpoint.decoder ?? client.configuration.decoder }
 
-    init(client: Client, endpoint: Base, format: StreamFormat, options: StreamOptions) {
+    init(client: Client, endpoint: Base, format: StreamFormat, options: StreamOptions, handler: (@Sendable (Element) -> Void)? = nil) {
         self.client = client
+        self.handler = handler
         self.endpoint = endpoint
         self.options = options
         bodyStream = BodyStream(format: format, maximumElementSize: max(1, options.maximumElementSize))
@@ -63,9 +70,8 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
 
     // MARK: Starting
 
-    /// Starts the stream, handing each element to `handler`.
-    func start(each handler: @escaping @Sendable (Element) -> Void) -> Promise<StreamEnd> {
-        state.withLock(annotating: self) { $0.handler = handler }
+    /// Starts the stream, handing each element to the handler.
+    func start() -> Promise<StreamEnd> {
         bodyStream.whenElementsArrive { [weak self] in self?.drain() }
         connect(lastEventID: "")
         return promise
@@ -162,7 +168,7 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
                 reading.eventNumber += 1
                 let number = reading.eventNumber
                 if let type = options.eventType, event.type != type { continue }
-                switch StreamElementDecoding.decode(Element.self, event: event, with: decoder) {
+                switch StreamElementDecoding.decode(Element.self, kind, event: event, with: decoder) {
                 case .success(let element): return .element(element)
                 case .failure(let reason):
                     if let failure = undecodable("event \(number)", reason: reason, bytes: Data(event.data.utf8)) { return .failed(failure) }
@@ -192,7 +198,7 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
     /// runs at a time: it is the stream's reader while it runs.
     private func drain() {
         let starts = state.withLock(annotating: self) { state -> Bool in
-            guard !state.isDraining, !state.isPaused, !state.isCancelled, state.handler != nil else { return false }
+            guard !state.isDraining, !state.isPaused, !state.isCancelled, handler != nil else { return false }
             state.isDraining = true
             return true
         }
@@ -200,7 +206,7 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         (client.configuration.deliveryQueue ?? DispatchQueue.global()).async { [self] in
             var failure: (any Error)?
             var handed = 0
-            handing: while let handler = state.withLock(annotating: self, { $0.isPaused || $0.isCancelled ? nil : $0.handler }) {
+            handing: while let handler, flags.withLock(annotating: self, { !$0.isPaused && !$0.isCancelled }) {
                 switch takeNext() {
                 case .element(let element):
                     handed += 1
@@ -233,11 +239,8 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
     /// The last connection ended: the stream settles as `ending` says once the elements
     /// received before it have been handed on, which the reader sees to.
     private func end(_ ending: Result<Void, any Error>) {
-        let handlers = state.withLock(annotating: self) { state in
-            state.ending = ending
-            return state.handler != nil
-        }
-        if handlers { drain() } else { wakeWaiter() }
+        state.withLock(annotating: self) { $0.ending = ending }
+        if handler != nil { drain() } else { wakeWaiter() }
     }
 
     /// Settles the stream as its last connection's end says, if it has ended. Only the reader
@@ -328,6 +331,7 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         let (connection, reconnection, waiter) = state.withLock(annotating: self) { state in
             state.isCancelled = true
             defer { state.waiter = nil }
+            flags.withLock(annotating: self) { $0.isCancelled = true }
             return (state.connection, state.pendingReconnection, state.waiter)
         }
         bodyStream.close()
@@ -339,6 +343,7 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
     func pauseStep() -> (any PromiseControl)? {
         state.withLock(annotating: self) { state in
             state.isPaused = true
+            flags.withLock(annotating: self) { $0.isPaused = true }
             return state.connection
         }
     }
@@ -346,6 +351,7 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
     func resumeStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
         let connection = state.withLock(annotating: self) { state in
             state.isPaused = false
+            flags.withLock(annotating: self) { $0.isPaused = false }
             return state.connection
         }
         drain()
@@ -369,4 +375,10 @@ final class ReadingBuffer: @unchecked Sendable {
     var index = 0
     /// Events seen so far, for a decoding failure's sentence.
     var eventNumber = 0
+}
+
+/// What a stream's drain asks before each element.
+struct ReaderFlags {
+    var isPaused = false
+    var isCancelled = false
 }

@@ -26,7 +26,8 @@ struct StreamedBody<Base: Endpoint>: Endpoint, StreamsBody {
     var body: RequestBody { base.body }
     var acceptableStatusCodes: Range<Int> { base.acceptableStatusCodes }
     var acceptableContentTypes: [String] { bodyStream.format.mediaTypes }
-    var tracksDownloadProgress: Bool { true }
+    /// No report per piece: a stream's progress is its elements.
+    var tracksDownloadProgress: Bool { false }
 
     /// The body ended: cut its last element, if one is pending.
     func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws {

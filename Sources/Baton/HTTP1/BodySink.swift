@@ -21,6 +21,9 @@ struct BodySink {
     /// Where a streamed answer's body goes instead, when the request streams and the answer
     /// was accepted for it.
     private var stream: BodyStream?
+    /// A streamed body's pieces from one read of the socket, handed to `stream` together: a
+    /// server that sends each event in a chunk of its own would otherwise cost a hand-over each.
+    private var streamed: [UInt8] = []
     /// Body bytes kept so far, after decoding.
     private(set) var received: Int64 = 0
     /// The total for progress reports: the declared length, when the body is not encoded.
@@ -77,14 +80,8 @@ struct BodySink {
             throw URLError(.dataLengthExceedsMaximum, detail: "the answer is longer than the limit")
         }
         received += Int64(bytes.count)
-        if let stream {
-            // The connection's thread waits here while the reader catches up: TCP holds the server back.
-            guard stream.receive(bytes, canWait: true) else {
-                if let failure = stream.failure {
-                    throw URLError(.dataLengthExceedsMaximum, detail: "\(stream.format.elementName) is larger than the stream's limit of \(failure.limit) bytes")
-                }
-                throw URLError(.cancelled)
-            }
+        if stream != nil {
+            streamed.append(contentsOf: bytes)
         } else if let download {
             // Straight from the read buffer to the file: pieces are tens of kibibytes already.
             do {
@@ -101,8 +98,23 @@ struct BodySink {
         }
     }
 
+    /// Hands a streamed body's pieces from the last read to the stream. The connection's thread
+    /// waits here while the stream's reader catches up: TCP then holds the server back.
+    mutating func endOfRead() throws {
+        guard let stream, !streamed.isEmpty else { return }
+        defer { streamed.removeAll(keepingCapacity: true) }
+        let taken = streamed.withUnsafeBytes { stream.receive($0, canWait: true) }
+        guard taken else {
+            if let failure = stream.failure {
+                throw URLError(.dataLengthExceedsMaximum, detail: "\(stream.format.elementName) is larger than the stream's limit of \(failure.limit) bytes")
+            }
+            throw URLError(.cancelled)
+        }
+    }
+
     /// The body, or the download's file, once the answer is complete.
     mutating func finish() throws -> (body: Data, file: URL?) {
+        try endOfRead()
         // An encoded answer with no body at all (a HEAD's, a 204's) has nothing to finish.
         if let inflater, fedInflater {
             do { try inflater.finish() } catch { throw URLError(.cannotDecodeContentData, detail: error.description) }

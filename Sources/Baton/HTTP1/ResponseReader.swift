@@ -60,6 +60,7 @@ struct ResponseReader {
                 let consumed = try buffer.withUnsafeBytes { bytes in
                     try parser.parse(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), handle)
                 }
+                try sink?.endOfRead()
                 // Baton never sends a request before the last is answered: more bytes are a
                 // server out of step, and the connection is not trusted with another request.
                 if parser.isComplete, consumed < count { leftOver = true }

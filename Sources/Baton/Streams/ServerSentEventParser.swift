@@ -188,18 +188,18 @@ struct ServerSentEventParser {
         var valueStart = min(colon + 1, line.count)
         if valueStart < line.count, line[valueStart] == EventStreamByte.space { valueStart += 1 }
         let value = UnsafeRawBufferPointer(rebasing: line[valueStart...])
-        if name.elementsEqual("data".utf8) {
+        if Self.is(name, "data") {
             data.append(contentsOf: value)
             data.append(EventStreamByte.lineFeed)
-        } else if name.elementsEqual("event".utf8) {
+        } else if Self.is(name, "event") {
             eventType.removeAll(keepingCapacity: true)
             eventType.append(contentsOf: value)
-        } else if name.elementsEqual("id".utf8) {
+        } else if Self.is(name, "id") {
             guard !value.contains(0) else { return }
             eventID.removeAll(keepingCapacity: true)
             eventID.append(contentsOf: value)
             eventIDChanged = true
-        } else if name.elementsEqual("retry".utf8) {
+        } else if Self.is(name, "retry") {
             if let milliseconds = Self.milliseconds(value) { try emit(.retry(milliseconds: milliseconds)) }
         }
     }
@@ -223,6 +223,15 @@ struct ServerSentEventParser {
         data.removeAll(keepingCapacity: true)
         eventType.removeAll(keepingCapacity: true)
         try emit(.event(event))
+    }
+
+    /// Whether the field name `name` is `field`: compared byte by byte, once per line, so kept
+    /// to the cheapest comparison there is.
+    private static func `is`(_ name: UnsafeRawBufferPointer, _ field: StaticString) -> Bool {
+        guard name.count == field.utf8CodeUnitCount else { return false }
+        let expected = field.utf8Start
+        for index in 0..<name.count where name[index] != expected[index] { return false }
+        return true
     }
 
     /// A `retry` value read as base-ten milliseconds, or `nil` when it is empty or holds
