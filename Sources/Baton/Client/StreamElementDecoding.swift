@@ -19,27 +19,30 @@ enum StreamElementDecoding {
         }
     }
 
-    static func decode<Element: Decodable>(_ type: Element.Type, _ kind: Kind, event: ServerSentEvent, with decoder: JSONDecoder) -> Result<Element, Failure> {
+    /// `event` as an `Element`: itself, its data, or its data decoded as JSON; `nil`, and
+    /// `failure` set, when it does not decode.
+    static func decode<Element: Decodable>(
+        _ type: Element.Type, _ kind: Kind, event: ServerSentEvent, with decoder: JSONDecoder, failure: inout Failure?
+    ) -> Element? {
         switch kind {
-        // The types are the same (see `Kind`): the casts cannot fail.
-        case .event: .success(event as! Element)
-        case .text: .success(event.data as! Element)
-        case .json: decode(type, json: Data(event.data.utf8), with: decoder)
+        // `Kind` found the types the same, so these are no conversions: a bit cast costs none
+        // of a dynamic cast's look-ups, on every event of a stream.
+        case .event: return unsafeBitCast(event, to: Element.self)
+        case .text: return unsafeBitCast(event.data, to: Element.self)
+        case .json: return decode(type, json: Data(event.data.utf8), with: decoder, failure: &failure)
         }
     }
 
-    static func decode<Element: Decodable>(_ type: Element.Type, line: Data, with decoder: JSONDecoder) -> Result<Element, Failure> {
-        decode(type, json: line, with: decoder)
-    }
-
-    private static func decode<Element: Decodable>(_ type: Element.Type, json: Data, with decoder: JSONDecoder) -> Result<Element, Failure> {
+    /// `json` decoded as an `Element`; `nil`, and `failure` set, when it does not decode.
+    static func decode<Element: Decodable>(_ type: Element.Type, json: Data, with decoder: JSONDecoder, failure: inout Failure?) -> Element? {
         do {
-            return .success(try decoder.decode(type, from: json))
+            return try decoder.decode(type, from: json)
         } catch let error as DecodingError {
             let (path, reason) = ResponseDecoding.describe(error)
-            return .failure(Failure(codingPath: path, reason: reason))
+            failure = Failure(codingPath: path, reason: reason)
         } catch {
-            return .failure(Failure(codingPath: "", reason: "\(error)"))
+            failure = Failure(codingPath: "", reason: "\(error)")
         }
+        return nil
     }
 }

@@ -57,11 +57,13 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
     private let kind = StreamElementDecoding.Kind(of: Element.self)
     /// Elements taken off the stream, being handed on.
     private let reading = ReadingBuffer()
-    private var decoder: JSONDecoder { endpoint.decoder ?? client.configuration.decoder }
+    /// The endpoint's decoder, or the client's.
+    private let decoder: JSONDecoder
 
     init(client: Client, endpoint: Base, format: StreamFormat, options: StreamOptions, handler: (@Sendable (Element) -> Void)? = nil) {
         self.client = client
         self.handler = handler
+        decoder = endpoint.decoder ?? client.configuration.decoder
         self.endpoint = endpoint
         self.options = options
         bodyStream = BodyStream(format: format, maximumElementSize: max(1, options.maximumElementSize))
@@ -143,43 +145,40 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
 
     // MARK: Handing elements on
 
-    /// What the next element waiting is, once decoded.
-    private enum Next {
-        case element(Element)
-        case nothing
-        case failed(any Error)
-    }
-
-    /// Takes elements off the stream until one decodes to hand on, or none waits. Only the
-    /// reader calls it (the one drain, or the iterator's one pending `next`).
-    private func takeNext() -> Next {
+    /// Takes elements off the stream until one decodes to hand on, into `element`; returns
+    /// `false` when none waits, or when one failed the stream (`failure` says why). Only the
+    /// reader calls it (the one drain, or the iterator's one pending `next`). Written without a
+    /// generic result type: code generic over the element looks such types up on every call.
+    private func takeNext(into element: inout Element?, failure: inout (any Error)?) -> Bool {
         while true {
             if reading.index == reading.elements.count {
                 reading.elements = bodyStream.takeAll()
                 reading.index = 0
-                if reading.elements.isEmpty { return .nothing }
+                if reading.elements.isEmpty { return false }
             }
             let raw = reading.elements[reading.index]
             reading.index += 1
+            var reason: StreamElementDecoding.Failure?
             switch raw {
             case .retry(let milliseconds):
                 state.withLock(annotating: self) { $0.retryDelay = .milliseconds(milliseconds) }
+                continue
             case .event(let event):
                 reading.eventNumber += 1
-                let number = reading.eventNumber
                 if let type = options.eventType, event.type != type { continue }
-                switch StreamElementDecoding.decode(Element.self, kind, event: event, with: decoder) {
-                case .success(let element): return .element(element)
-                case .failure(let reason):
-                    if let failure = undecodable("event \(number)", reason: reason, bytes: Data(event.data.utf8)) { return .failed(failure) }
+                element = StreamElementDecoding.decode(Element.self, kind, event: event, with: decoder, failure: &reason)
+                if let reason, let failed = undecodable("event \(reading.eventNumber)", reason: reason, bytes: Data(event.data.utf8)) {
+                    failure = failed
+                    return false
                 }
             case .line(let data, let number):
-                switch StreamElementDecoding.decode(Element.self, line: data, with: decoder) {
-                case .success(let element): return .element(element)
-                case .failure(let reason):
-                    if let failure = undecodable("line \(number)", reason: reason, bytes: data) { return .failed(failure) }
+                element = StreamElementDecoding.decode(Element.self, json: data, with: decoder, failure: &reason)
+                if let reason, let failed = undecodable("line \(number)", reason: reason, bytes: data) {
+                    failure = failed
+                    return false
                 }
             }
+            if reason == nil { return true }
         }
     }
 
@@ -206,17 +205,11 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         (client.configuration.deliveryQueue ?? DispatchQueue.global()).async { [self] in
             var failure: (any Error)?
             var handed = 0
-            handing: while let handler, flags.withLock(annotating: self, { !$0.isPaused && !$0.isCancelled }) {
-                switch takeNext() {
-                case .element(let element):
-                    handed += 1
-                    handler(element)
-                case .failed(let error):
-                    failure = error
-                    break handing
-                case .nothing:
-                    break handing
-                }
+            var element: Element?
+            while let handler, flags.withLock(annotating: self, { !$0.isPaused && !$0.isCancelled }),
+                  takeNext(into: &element, failure: &failure), let taken = element {
+                handed += 1
+                handler(taken)
             }
             state.withLock(annotating: self) { $0.handed += handed }
             if let failure {
@@ -291,15 +284,15 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
     /// Hands `completion` the next element, `nil` at the end of the stream, or its failure: at
     /// once if one waits, else when one arrives. One call at a time: the caller is the reader.
     func nextElement(_ completion: @escaping @Sendable (Result<Element?, any Error>) -> Void) {
-        switch takeNext() {
-        case .element(let element):
+        var element: Element?
+        var failure: (any Error)?
+        if takeNext(into: &element, failure: &failure), let element {
             state.withLock(annotating: self) { $0.handed += 1 }
             return completion(.success(element))
-        case .failed(let error):
-            fail(error)
-            return completion(.failure(error))
-        case .nothing:
-            break
+        }
+        if let failure {
+            fail(failure)
+            return completion(.failure(failure))
         }
         // Everything received was handed on: the stream may have ended.
         settleIfEnded()
