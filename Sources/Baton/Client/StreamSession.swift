@@ -42,7 +42,6 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         /// Reconnections in a row that brought no element.
         var fruitlessReconnections = 0
         var handedAtLastConnection = 0
-        var retryDelay: Duration?
         /// The continuation of a waiting ``nextElement(_:)``.
         var waiter: (@Sendable (Result<Element?, any Error>) -> Void)?
     }
@@ -134,7 +133,7 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         return state.withLock(annotating: self) { state -> Duration? in
             state.fruitlessReconnections = state.handed > state.handedAtLastConnection ? 0 : state.fruitlessReconnections + 1
             guard state.fruitlessReconnections <= options.maximumReconnections else { return nil }
-            return state.retryDelay ?? options.reconnectionDelay
+            return bodyStream.retryDelay ?? options.reconnectionDelay
         }
     }
 
@@ -160,8 +159,7 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
             reading.index += 1
             var reason: StreamElementDecoding.Failure?
             switch raw {
-            case .retry(let milliseconds):
-                state.withLock(annotating: self) { $0.retryDelay = .milliseconds(milliseconds) }
+            case .retry:
                 continue
             case .event(let event):
                 reading.eventNumber += 1

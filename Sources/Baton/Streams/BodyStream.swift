@@ -35,6 +35,8 @@ public final class BodyStream: Sendable {
         /// Told when elements arrive.
         var onArrival: (@Sendable () -> Void)?
         var lastEventID = ""
+        /// The server's reconnection delay (`retry:`), in milliseconds, once it has sent one.
+        var retry: Int?
         /// Answers accepted since the stream began: one per connection that got under way.
         var accepted = 0
     }
@@ -113,7 +115,13 @@ public final class BodyStream: Sendable {
         try outcome.get()?()
     }
 
+    /// Queues `element` for the reader; the server's reconnection delay is kept here instead,
+    /// known as soon as it arrives (a stream may drop before the reader has caught up).
     private static func enqueue(_ element: StreamedElement, into state: inout State) {
+        if case .retry(let milliseconds) = element {
+            state.retry = milliseconds
+            return
+        }
         state.waiting.append(element)
         state.waitingBytes += element.size
     }
@@ -158,6 +166,9 @@ public final class BodyStream: Sendable {
 
     /// An element that grew past the limit, if one did.
     var failure: StreamElementTooLarge? { state.withLock(annotating: self) { $0.failure } }
+
+    /// The server's reconnection delay, once it has sent one.
+    var retryDelay: Duration? { state.withLock(annotating: self) { $0.retry.map { .milliseconds($0) } } }
 
     /// The last event ID received, for `Last-Event-ID` on reconnecting.
     var lastEventID: String { state.withLock(annotating: self) { $0.lastEventID } }
