@@ -15,6 +15,22 @@ struct Review: Decodable, Sendable {
     var photos: [String]
 }
 
+/// A photo's processing state, as the server streams it.
+struct PhotoState: Decodable, Sendable {
+    var photoID: Int
+    var state: String
+    var progress: Int
+
+    enum CodingKeys: String, CodingKey { case photoID = "photo_id", state, progress }
+}
+
+enum PhotoStates {
+    /// The processing states of a review's photos, as server-sent events.
+    static func of(review: Int) -> Request<PhotoState> {
+        Request(.get, "reviews/\(review)/photos/states")
+    }
+}
+
 struct NewReview: Encodable, Sendable {
     var content: String
     var rating: Int

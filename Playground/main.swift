@@ -10,7 +10,7 @@ import Foundation
 
 let scenarios = [
     loginScenario, reviewWithPhotosScenario, expiredTokensScenario, failedPhotoScenario,
-    cancelledUploadScenario, offlineAndImagesScenario, asyncAwaitScenario,
+    cancelledUploadScenario, offlineAndImagesScenario, asyncAwaitScenario, photoStatesScenario,
 ]
 
 let usage = """
