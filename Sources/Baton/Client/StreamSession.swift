@@ -88,7 +88,7 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         let accepted = bodyStream.acceptedAnswers
         let bodyStream = self.bodyStream
         let call = Call(
-            client: client, endpoint: StreamedBody(base: endpoint, bodyStream: bodyStream, lastEventID: lastEventID),
+            client: client, endpoint: StreamedBody(base: endpoint, bodyStream: bodyStream, lastEventID: lastEventID, acceptedBefore: accepted),
             mayRetry: { bodyStream.acceptedAnswers == accepted }, hasDeadline: false
         ) { _, _ in }.start()
         let cancelled = state.withLock(annotating: self) { state in

@@ -90,10 +90,20 @@ final class StreamIntegrationTests: IntegrationTestCase {
         let id = try await review(withPhotos: 2)
         var options = onlyStates
         options.reconnects = true
+        // The server says 10 ms (`retry:`): a stream that waited this long instead would meet the hang guard.
+        options.reconnectionDelay = .seconds(3600)
         let seen = Locked<[PhotoState]>([])
-        let end = try await client.events(states(of: id, fault: "drop-after-events=3; times=1"), options: options) { state in
+        let ended = expectation(description: "the stream ends")
+        let outcome = Locked<StreamEnd?>(nil)
+        client.events(states(of: id, fault: "drop-after-events=3; times=1"), options: options) { state in
             seen.withLock { $0.append(state) }
-        }.value
+        }
+        .success { end in
+            outcome.withLock { $0 = end }
+            ended.fulfill()
+        }
+        await fulfillment(of: [ended], timeout: 30)
+        let end = try XCTUnwrap(outcome.value)
         XCTAssertEqual(seen.value.map(\.state), ["queued", "processing", "ready", "queued", "processing", "ready"], "none twice, none lost")
         XCTAssertEqual(end.reconnections, 1)
         XCTAssertEqual(server.stats.requests["GET /reviews/:review_id/photos/states"], 2)

@@ -107,4 +107,21 @@ final class StreamScriptedTests: XCTestCase {
             XCTAssertEqual(pulled, 0)
         }
     }
+
+    func test_anErrorStatusOfTheStreamsType_failsBeforeAnyElement() async throws {
+        let answer = Array("HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/event-stream\r\nContent-Length: 14\r\n\r\ndata: broken\n\n".utf8)
+        let server = try ScriptedServer(answer: answer)
+        for (name, transport) in transports() {
+            let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: transport) { $0.retryPolicy = nil }
+            let seen = Locked(0)
+            do {
+                _ = try await client.events(Request<String>(.get, "answer")) { _ in seen.withLock { $0 += 1 } }.value
+                XCTFail("\(name): a 500 was taken for a stream")
+            } catch let error as APIError {
+                XCTAssertEqual(error.statusCode, 500, name)
+                XCTAssertTrue(error.description.contains("data: broken"), "\(name): \(error)")
+            }
+            XCTAssertEqual(seen.value, 0, name)
+        }
+    }
 }
