@@ -73,7 +73,9 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
 
     /// Starts the stream, handing each element to the handler.
     func start() -> Promise<StreamEnd> {
-        bodyStream.whenElementsArrive { [weak self] in self?.drain() }
+        // Elements are handed on where they arrive (the transport's thread), as a small answer's
+        // handlers run there: no thread hop an element, and a slow handler holds the reading.
+        bodyStream.whenElementsArrive { [weak self] in self?.drain(here: true) }
         connect(lastEventID: "")
         return promise
     }
@@ -150,22 +152,16 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
     /// generic result type: code generic over the element looks such types up on every call.
     private func takeNext(into element: inout Element?, failure: inout (any Error)?) -> Bool {
         while true {
-            if reading.index == reading.elements.count {
-                reading.elements = bodyStream.takeAll()
-                reading.index = 0
-                if reading.elements.isEmpty { return false }
-            }
-            let raw = reading.elements[reading.index]
-            reading.index += 1
+            // One access to the buffer an element: each costs a run-time exclusivity check.
+            guard let (raw, eventNumber) = reading.batch.next(refillingFrom: bodyStream) else { return false }
             var reason: StreamElementDecoding.Failure?
             switch raw {
             case .retry:
                 continue
             case .event(let event):
-                reading.eventNumber += 1
                 if let type = options.eventType, event.type != type { continue }
                 element = StreamElementDecoding.decode(Element.self, kind, event: event, with: decoder, failure: &reason)
-                if let reason, let failed = undecodable("event \(reading.eventNumber)", reason: reason, bytes: Data(event.data.utf8)) {
+                if let reason, let failed = undecodable("event \(eventNumber)", reason: reason, bytes: Data(event.data.utf8)) {
                     failure = failed
                     return false
                 }
@@ -191,16 +187,17 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
                                        reason: "\(element): \(reason.reason)")
     }
 
-    /// Hands waiting elements to the handler, one at a time, on the delivery queue. One drain
-    /// runs at a time: it is the stream's reader while it runs.
-    private func drain() {
+    /// Hands waiting elements to the handler, one at a time: on the client's delivery queue if it
+    /// has one, else `here` (on the calling thread: the transport's, as elements arrive) or on a
+    /// global queue. One drain runs at a time: it is the stream's reader while it runs.
+    private func drain(here: Bool = false) {
         let starts = state.withLock(annotating: self) { state -> Bool in
             guard !state.isDraining, !state.isPaused, !state.isCancelled, handler != nil else { return false }
             state.isDraining = true
             return true
         }
         guard starts else { return }
-        (client.configuration.deliveryQueue ?? DispatchQueue.global()).async { [self] in
+        let work: @Sendable () -> Void = { [self] in
             var failure: (any Error)?
             var handed = 0
             var element: Element?
@@ -221,11 +218,18 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
             // Elements that came while this drain was ending found it running: go on for them.
             if !handedOn || bodyStream.hasWaiting { drain() }
         }
+        if let queue = client.configuration.deliveryQueue {
+            queue.async(execute: work)
+        } else if here {
+            work()
+        } else {
+            DispatchQueue.global().async(execute: work)
+        }
     }
 
     /// Whether elements wait to be handed on: taken off the stream already, or not yet. Only
     /// the reader asks.
-    private var hasWaiting: Bool { reading.index < reading.elements.count || bodyStream.hasWaiting }
+    private var hasWaiting: Bool { reading.batch.hasMore || bodyStream.hasWaiting }
 
     /// The last connection ended: the stream settles as `ending` says once the elements
     /// received before it have been handed on, which the reader sees to.
@@ -362,10 +366,31 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
 // Not locked: only the stream's one reader touches it, the drain that holds `isDraining` or
 // the iterator's one pending `next`, and each hands over to the next through the session's lock.
 final class ReadingBuffer: @unchecked Sendable {
-    var elements: [StreamedElement] = []
-    var index = 0
-    /// Events seen so far, for a decoding failure's sentence.
-    var eventNumber = 0
+    var batch = Batch()
+
+    struct Batch {
+        private var elements: [StreamedElement] = []
+        private var index = 0
+        /// Events seen so far, for a decoding failure's sentence.
+        private var eventNumber = 0
+
+        /// Whether elements taken remain to be handed on.
+        var hasMore: Bool { index < elements.count }
+
+        /// The next element, with its event number, taking what waits on `stream` when this
+        /// batch is done; `nil` when nothing waits.
+        mutating func next(refillingFrom stream: BodyStream) -> (StreamedElement, Int)? {
+            if index == elements.count {
+                elements = stream.takeAll()
+                index = 0
+                if elements.isEmpty { return nil }
+            }
+            let element = elements[index]
+            index += 1
+            if case .event = element { eventNumber += 1 }
+            return (element, eventNumber)
+        }
+    }
 }
 
 /// What a stream's drain asks before each element.
