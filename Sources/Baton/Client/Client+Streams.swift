@@ -21,9 +21,10 @@ extension Client {
     /// media type other than `text/event-stream`, fails the call as ``send(_:)`` would, with the
     /// start of the body; an expired token is refreshed and the request sent again. Once the
     /// stream is under way, a dropped connection fails it, or sends it again with
-    /// `Last-Event-ID` when ``StreamOptions/reconnects``. `each` runs on the client's delivery
-    /// queue, or a global one, one element at a time, in order; over ``HTTP1Transport``, a
-    /// handler slower than the server holds the server back. Cancelling, pausing and resuming
+    /// `Last-Event-ID` when ``StreamOptions/reconnects``. `each` runs one element at a time, in
+    /// order: on the client's delivery queue if it has one, else where the elements arrive (the
+    /// transport's thread, as a small answer's handlers do); over ``HTTP1Transport``, a handler
+    /// slower than the server holds the server back. Cancelling, pausing and resuming
     /// the promise reach the request. No element is larger than
     /// ``StreamOptions/maximumElementSize``, and the client's deadline does not apply.
     @discardableResult
