@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "PromiseTests", dependencies: ["Baton", "BatonLocking", "TestSupport"]),
         .testTarget(name: "ClientTests", dependencies: ["Baton", "BatonLocking", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Baton", "BatonLocking", "BatonOpenSSL", "DemoServer", "TestSupport"]),
-        .testTarget(name: "DemoServerTests", dependencies: ["BatonLocking", "DemoServer"]),
+        .testTarget(name: "DemoServerTests", dependencies: ["BatonLocking", "BatonOpenSSL", "DemoServer"]),
         .testTarget(name: "PlaygroundTests", dependencies: ["Playground"]),
     ],
     swiftLanguageModes: [.v6]

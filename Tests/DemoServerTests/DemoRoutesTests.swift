@@ -74,7 +74,7 @@ final class DemoRoutesTests: ServerTestCase {
         _ = try await send("GET", "/orders/1")  // 401, still a request to the route
         let reply = try await send("GET", "/_demo/stats")
         XCTAssertEqual(reply.text, #"{"requests":{"GET /health":1,"GET /orders/:id":4,"POST /tokens":1},"logins":1,"#
-            + #""token_refreshes":0,"refresh_tokens_rejected":0,"photos_stored":0,"malformed":0,"connections_accepted":1,"tls_handshakes":0,"tls_server_names":{}}"#)
+            + #""token_refreshes":0,"refresh_tokens_rejected":0,"photos_stored":0,"malformed":0,"connections_accepted":1,"tls_handshakes":0,"tls_server_names":{},"streams_started":0,"stream_elements_sent":0}"#)
     }
 
     func test_reset_restoresDemoDataAndClearsTokensReviewsAndStats() async throws {

@@ -164,6 +164,6 @@ final class NewcomerIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(decoded.logins, 1, "the test case's own login")
         let raw = try await client.send(Request<Data>(.get, "_demo/stats")).value
         let names = try XCTUnwrap(JSONSerialization.jsonObject(with: raw) as? [String: Any]).keys.sorted()
-        XCTAssertEqual(names, ["connections_accepted", "logins", "malformed", "photos_stored", "refresh_tokens_rejected", "requests", "tls_handshakes", "tls_server_names", "token_refreshes"], "the README's names")
+        XCTAssertEqual(names, ["connections_accepted", "logins", "malformed", "photos_stored", "refresh_tokens_rejected", "requests", "stream_elements_sent", "streams_started", "tls_handshakes", "tls_server_names", "token_refreshes"], "the README's names")
     }
 }

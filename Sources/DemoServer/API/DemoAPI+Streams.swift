@@ -6,6 +6,9 @@ extension DemoAPI {
     static let maxStreamCount = 10_000_000
     /// The largest `size` of `/_demo/events` and `/_demo/lines`: their elements are made in memory.
     static let maxStreamElementSize = 1 << 20
+    /// The largest `huge`: as large as `body-bytes` may make a whole body, far past any client's
+    /// element limit, and made in memory as that body is.
+    static let maxHugeElementSize = Fault.maxBodyBytes
     /// `count` and `size` when a request gives none: a short stream of small elements.
     static let defaultStreamCount = 10
     static let defaultStreamElementSize = 64
@@ -52,7 +55,7 @@ extension DemoAPI {
         let query = try queryPairs(head)
         let count = try integer("count", in: query, 0...Self.maxStreamCount) ?? Self.defaultStreamCount
         let size = try integer("size", in: query, 0...Self.maxStreamElementSize) ?? Self.defaultStreamElementSize
-        let huge = try integer("huge", in: query, 0...Fault.maxBodyBytes)
+        let huge = try integer("huge", in: query, 0...Self.maxHugeElementSize)
         if huge != nil, count < 2 { throw Refusal(400, "huge sizes the second element: count must be 2 or more") }
         let isEvents = unit == .events
         var index = 0

@@ -13,9 +13,10 @@ struct ConnectionSettings: Sendable {
 /// One client connection, served on its own thread from first byte to close.
 ///
 /// Requests are answered one at a time in arrival order, which is what pipelining requires. Every
-/// wait (for bytes, for room to write, for an injected delay, between a stream's elements) is a `poll` bounded by the idle
+/// wait (for bytes, for room to write, for an injected delay) is a `poll` bounded by the idle
 /// timeout and woken by the server's stop pipe, so a silent or stuck client costs one sleeping thread
-/// and never blocks anyone else or `stop()`. The socket is closed when `run` returns.
+/// and never blocks anyone else or `stop()`; a streamed answer's waits are ``StreamSender``'s. The
+/// socket is closed when `run` returns.
 final class Connection {
     private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
     /// Bodies up to this size go out in the same write as the head; larger ones separately, to avoid

@@ -1,3 +1,4 @@
+import BatonOpenSSL
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,7 @@ import Darwin
 
 /// A blocking TCP client for sending exact bytes to a test server on 127.0.0.1 and reading what
 /// comes back, including nothing at all. Every read is bounded by `readTimeout`, so a test can never
-/// hang on a server that does not answer.
+/// hang on a server that does not answer. Over TLS once ``startTLS(host:)`` has run.
 final class RawClient {
     struct Response: Equatable {
         var status: Int
@@ -36,6 +37,8 @@ final class RawClient {
 
     let fd: Int32
     private var pending: [UInt8] = []
+    /// The TLS session bytes go through, once ``startTLS(host:)`` has run.
+    var tls: TLSSession?
 
     init(port: UInt16, readTimeout: Double = hangGuard) throws {
         #if canImport(Glibc)
@@ -80,6 +83,11 @@ final class RawClient {
     /// Sends every byte; returns false if the server had already closed the connection.
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
+        tls == nil ? sendRaw(bytes) : sendTLS(bytes)
+    }
+
+    /// Sends every byte as it is, TLS or not.
+    func sendRaw(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             #if canImport(Glibc)
@@ -100,6 +108,14 @@ final class RawClient {
 
     /// One response, its body delimited by `Content-Length` (absent for 1xx, 204, and HEAD answers).
     func readResponse(headRequest: Bool = false) throws -> Response {
+        let (status, headers) = try readHead()
+        let hasBody = !headRequest && status >= 200 && status != 204 && status != 304
+        let length = hasBody ? Int(headers["content-length"] ?? "0") ?? 0 : 0
+        return Response(status: status, headers: headers, body: try readBytes(length))
+    }
+
+    /// A response's status line and header fields (names lower-cased), its body left to read.
+    func readHead() throws -> (status: Int, headers: [String: String]) {
         var headEnd: Int?
         while headEnd == nil {
             if let range = pending.firstRange(of: Array("\r\n\r\n".utf8)) {
@@ -120,12 +136,33 @@ final class RawClient {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         pending.removeFirst(headEnd!)
-        let hasBody = !headRequest && status >= 200 && status != 204 && status != 304
-        let length = hasBody ? Int(headers["content-length"] ?? "0") ?? 0 : 0
-        while pending.count < length { try fill() }
-        let body = Array(pending[0..<length])
-        pending.removeFirst(length)
-        return Response(status: status, headers: headers, body: body)
+        return (status, headers)
+    }
+
+    /// The data of the next chunk of a chunked body; nil for the last chunk, its trailer read too.
+    func readChunk() throws -> [UInt8]? {
+        let sizeLine = try readLine()
+        guard let size = Int(sizeLine.prefix { $0 != ";" }, radix: 16) else { throw Failure.malformedResponse(sizeLine) }
+        guard size > 0 else {
+            while try !readLine().isEmpty {}
+            return nil
+        }
+        let data = try readBytes(size)
+        let end = try readLine()
+        guard end.isEmpty else { throw Failure.malformedResponse("chunk data followed by \(end)") }
+        return data
+    }
+
+    /// The next line, without its CRLF.
+    private func readLine() throws -> String {
+        while true {
+            if let range = pending.firstRange(of: Array("\r\n".utf8)) {
+                let line = String(decoding: pending[..<range.lowerBound], as: UTF8.self)
+                pending.removeFirst(range.upperBound)
+                return line
+            }
+            try fill()
+        }
     }
 
     /// Exactly the next `count` bytes, waiting for them (each read bounded by the read timeout).
@@ -139,6 +176,11 @@ final class RawClient {
     /// Closes the connection in both directions, as a client that gives up does (the socket
     /// itself is closed when the client is released).
     func hangUp() {
+        // Over TLS, as a TLS client closing properly does: `close_notify` first.
+        if let tls {
+            tls.close()
+            _ = flushTLS(tls)
+        }
         _ = shutdown(fd, Int32(SHUT_RDWR))
     }
 
@@ -159,16 +201,19 @@ final class RawClient {
     }
 
     private func fill() throws {
+        let bytes = try tls == nil ? receiveRaw() : receiveTLS()
+        guard !bytes.isEmpty else { throw Failure.closedBeforeResponse(pending) }
+        pending += bytes
+    }
+
+    /// The next bytes off the socket as they are, TLS or not; none when the server closed.
+    func receiveRaw() throws -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count > 0 {
-            pending += chunk[0..<count]
-        } else if count == 0 || errno == ECONNRESET {
-            throw Failure.closedBeforeResponse(pending)
-        } else if errno == EINTR {
-            return
-        } else {
-            throw Failure.timedOut(pending)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 { return Array(chunk[0..<count]) }
+            if count == 0 || errno == ECONNRESET { return [] }
+            if errno != EINTR { throw Failure.timedOut(pending) }
         }
     }
 }
