@@ -1,0 +1,31 @@
+/// The elements a stream's reader took off its ``BodyStream`` in one go, and how far it has
+/// handed them on.
+// Not locked: only the stream's one reader touches it, the drain that holds `isDraining` or
+// the iterator's one pending `next`, and each hands over to the next through the session's lock.
+final class ReadingBuffer: @unchecked Sendable {
+    var batch = Batch()
+
+    struct Batch {
+        private var elements: [StreamedElement] = []
+        private var index = 0
+        /// Events seen so far, for a decoding failure's sentence.
+        private var eventNumber = 0
+
+        /// Whether elements taken remain to be handed on.
+        var hasMore: Bool { index < elements.count }
+
+        /// The next element, with its event number, taking what waits on `stream` when this
+        /// batch is done; `nil` when nothing waits.
+        mutating func next(refillingFrom stream: BodyStream) -> (StreamedElement, Int)? {
+            if index == elements.count {
+                elements = stream.takeAll()
+                index = 0
+                if elements.isEmpty { return nil }
+            }
+            let element = elements[index]
+            index += 1
+            if case .event = element { eventNumber += 1 }
+            return (element, eventNumber)
+        }
+    }
+}

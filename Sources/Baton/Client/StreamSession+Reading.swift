@@ -1,0 +1,185 @@
+import BatonLocking
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Handing a stream's elements on: to handlers as they arrive, or to an async iterator that pulls
+/// them; and settling the stream once they all were.
+extension StreamSession {
+    // MARK: Handing elements on
+
+    /// Takes elements off the stream until one decodes to hand on, into `element`; returns
+    /// `false` when none waits, or when one failed the stream (`failure` says why). Only the
+    /// reader calls it (the one drain, or the iterator's one pending `next`). Written without a
+    /// generic result type: code generic over the element looks such types up on every call.
+    func takeNext(into element: inout Element?, failure: inout (any Error)?) -> Bool {
+        while true {
+            // One access to the buffer an element: each costs a run-time exclusivity check.
+            guard let (raw, eventNumber) = reading.batch.next(refillingFrom: bodyStream) else { return false }
+            var reason: StreamElementDecoding.Failure?
+            switch raw {
+            case .retry:
+                continue
+            case .event(let event):
+                if let type = options.eventType, event.type != type { continue }
+                element = StreamElementDecoding.decode(Element.self, kind, event: event, with: decoder, failure: &reason)
+                if let reason, let failed = undecodable("event \(eventNumber)", reason: reason, bytes: Data(event.data.utf8)) {
+                    failure = failed
+                    return false
+                }
+            case .line(let data, let number):
+                element = StreamElementDecoding.decode(Element.self, json: data, with: decoder, failure: &reason)
+                if let reason, let failed = undecodable("line \(number)", reason: reason, bytes: data) {
+                    failure = failed
+                    return false
+                }
+            }
+            if reason == nil { return true }
+        }
+    }
+
+    /// An element that does not decode: counted and passed over (`nil`), or the stream's failure.
+    func undecodable(_ element: String, reason: StreamElementDecoding.Failure, bytes: Data) -> APIError? {
+        if options.skipsUndecodableElements {
+            state.withLock(annotating: self) { $0.skipped += 1 }
+            return nil
+        }
+        let response = HTTPResponse(statusCode: 200, body: bytes)
+        return APIError.decodingFailed(summary, response, type: String(describing: Element.self), codingPath: reason.codingPath,
+                                       reason: "\(element): \(reason.reason)")
+    }
+
+    /// Hands waiting elements to the handler, one at a time: on the client's delivery queue if it
+    /// has one, else `here` (on the calling thread: the transport's, as elements arrive) or on a
+    /// global queue. One drain runs at a time: it is the stream's reader while it runs.
+    func drain(here: Bool = false) {
+        let starts = state.withLock(annotating: self) { state -> Bool in
+            guard !state.isDraining, !state.isPaused, !state.isCancelled, handler != nil else { return false }
+            state.isDraining = true
+            return true
+        }
+        guard starts else { return }
+        let work: @Sendable () -> Void = { [self] in
+            var failure: (any Error)?
+            var handed = 0
+            var element: Element?
+            while let handler, flags.withLock(annotating: self, { !$0.isPaused && !$0.isCancelled }),
+                  takeNext(into: &element, failure: &failure), let taken = element {
+                handed += 1
+                handler(taken)
+            }
+            state.withLock(annotating: self) { $0.handed += handed }
+            if let failure {
+                state.withLock(annotating: self) { $0.isDraining = false }
+                return fail(failure)
+            }
+            // Still the reader: the buffer is this drain's to look at.
+            let handedOn = !hasWaiting
+            if handedOn { settleIfEnded() }
+            state.withLock(annotating: self) { $0.isDraining = false }
+            // Elements that came while this drain was ending found it running: go on for them.
+            if !handedOn || bodyStream.hasWaiting { drain() }
+        }
+        if let queue = client.configuration.deliveryQueue {
+            queue.async(execute: work)
+        } else if here {
+            work()
+        } else {
+            DispatchQueue.global().async(execute: work)
+        }
+    }
+
+    /// Whether elements wait to be handed on: taken off the stream already, or not yet. Only
+    /// the reader asks.
+    var hasWaiting: Bool { reading.batch.hasMore || bodyStream.hasWaiting }
+
+    /// The last connection ended: the stream settles as `ending` says once the elements
+    /// received before it have been handed on, which the reader sees to.
+    func end(_ ending: Result<Void, any Error>) {
+        state.withLock(annotating: self) { $0.ending = ending }
+        if handler != nil { drain() } else { wakeWaiter() }
+    }
+
+    /// Settles the stream as its last connection's end says, if it has ended. Only the reader
+    /// calls it, once every element was handed on.
+    func settleIfEnded() {
+        let ending = state.withLock(annotating: self) { state -> Result<Void, any Error>? in
+            guard !state.isCancelled, !state.settled else { return nil }
+            return state.ending
+        }
+        switch ending {
+        case nil: return
+        case .failure(let error): fail(error)
+        case .success:
+            let end = state.withLock(annotating: self) { state -> StreamEnd? in
+                guard !state.settled else { return nil }
+                state.settled = true
+                return StreamEnd(elements: state.handed, skipped: state.skipped, reconnections: state.reconnections, lastEventID: bodyStream.lastEventID)
+            }
+            guard let end else { return }
+            bodyStream.close()
+            settle(.success(end))
+        }
+    }
+
+    func fail(_ error: any Error) {
+        bodyStream.close()
+        let (waiter, connection) = state.withLock(annotating: self) { state in
+            state.failure = error
+            state.settled = true
+            defer { state.waiter = nil }
+            return (state.waiter, state.connection)
+        }
+        connection?.cancel()
+        waiter?(.failure(error))
+        settle(.failure(error))
+    }
+
+    func settle(_ result: Result<StreamEnd, any Error>) {
+        if let queue = client.configuration.deliveryQueue {
+            queue.async { [promise] in _ = promise.settle(result) }
+        } else {
+            _ = promise.settle(result)
+        }
+    }
+
+    // MARK: Pulling (async iteration)
+
+    /// Hands `completion` the next element, `nil` at the end of the stream, or its failure: at
+    /// once if one waits, else when one arrives. One call at a time: the caller is the reader.
+    func nextElement(_ completion: @escaping @Sendable (Result<Element?, any Error>) -> Void) {
+        var element: Element?
+        var failure: (any Error)?
+        if takeNext(into: &element, failure: &failure), let element {
+            state.withLock(annotating: self) { $0.handed += 1 }
+            return completion(.success(element))
+        }
+        if let failure {
+            fail(failure)
+            return completion(.failure(failure))
+        }
+        // Everything received was handed on: the stream may have ended.
+        settleIfEnded()
+        let immediate = state.withLock(annotating: self) { state -> Result<Element?, any Error>? in
+            if let failure = state.failure { return .failure(failure) }
+            if state.isCancelled { return .failure(CancellationError()) }
+            if state.settled { return .success(nil) }
+            state.waiter = completion
+            return nil
+        }
+        if let immediate { return completion(immediate) }
+        // Elements that came between the look and the wait found no waiter: wake it for them.
+        if bodyStream.hasWaiting { wakeWaiter() }
+    }
+
+    /// Hands the waiting `next`, if there is one, to ``nextElement(_:)`` again: elements came,
+    /// or the stream ended.
+    func wakeWaiter() {
+        let waiter = state.withLock(annotating: self) { state in
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        if let waiter { nextElement(waiter) }
+    }
+}
