@@ -124,4 +124,33 @@ final class StreamScriptedTests: XCTestCase {
             XCTAssertEqual(seen.value, 0, name)
         }
     }
+
+    /// Pausing a stream stops its reading (the server is held back), and resuming goes on.
+    func test_pausingAStream_holdsTheServerBack_untilResumed() async throws {
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n".utf8)
+        let piece = Array((0..<4096).flatMap { _ in Array("data: {\"n\": 1}\n\n".utf8) })
+        let server = try ScriptedServer(answer: head, streamed: 256 << 20, piece: piece)
+        let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: HTTP1Transport())
+        let first = expectation(description: "the first element")
+        let more = expectation(description: "a thousand elements after resuming")
+        // Elements counted, and the count that, once passed, fulfils `more` (set on resuming).
+        let tally = Locked((count: 0, goal: Int?.none))
+        let stream = client.events(Request<Number>(.get, "answer")) { _ in
+            let (count, goal) = tally.withLock { tally in
+                tally.count += 1
+                return tally
+            }
+            if count == 1 { first.fulfill() }
+            if let goal, count == goal { more.fulfill() }
+        }
+        await fulfillment(of: [first], timeout: 30)
+        stream.pause()
+        await fulfillment(of: [server.heldBack], timeout: 30)
+        XCTAssertLessThan(server.sent.value, 64 << 20, "the server was held back long before its 256 MiB")
+
+        tally.withLock { $0.goal = $0.count + 1000 }
+        stream.resume()
+        await fulfillment(of: [more], timeout: 30)
+        stream.cancel()
+    }
 }
