@@ -218,7 +218,7 @@ struct ServerSentEventParser {
         // The data buffer always ends with the LF its last `data` line added: the one removed.
         let event = ServerSentEvent(
             type: eventType.isEmpty ? "message" : String(decoding: eventType, as: UTF8.self),
-            data: String(decoding: data.dropLast(), as: UTF8.self),
+            data: data.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0.dropLast()), as: UTF8.self) },
             id: lastEventID)
         data.removeAll(keepingCapacity: true)
         eventType.removeAll(keepingCapacity: true)
