@@ -12,7 +12,8 @@ let photoStatesScenario = Scenario(
     let client = session.client
     let review = try await client.send(Reviews.post(facilityID: 3, content: "写真付き", rating: 4)).value
     for index in 0..<2 {
-        _ = try await client.send(Photos.upload(try session.photoFile("processed\(index).jpg", size: 40_000), to: review.id)).value
+        let photo = try await client.send(Photos.upload(try session.photoFile("processed\(index).jpg", size: 40_000), to: review.id)).value
+        session.counted(uploaded: photo.bytes)
     }
 
     var options = StreamOptions()
@@ -23,7 +24,7 @@ let photoStatesScenario = Scenario(
         session.say("photo \(state.photoID): \(state.state) (\(state.progress)%)")
     }
     .success { end in
-        session.say("the stream ended after \(end.elements) states, the last event id \(end.lastEventID)")
+        session.say("the stream ended after \(end.elements) states (its closing `done` event, not a state, was event \(end.lastEventID))")
         return end
     }
     .value

@@ -55,7 +55,7 @@ extension StreamSession {
     /// global queue. One drain runs at a time: it is the stream's reader while it runs.
     func drain(here: Bool = false) {
         let starts = state.withLock(annotating: self) { state -> Bool in
-            guard !state.isDraining, !state.isPaused, !state.isCancelled, handler != nil else { return false }
+            guard !state.isDraining, !state.isPaused, !state.isCancelled, !state.settled, handler != nil else { return false }
             state.isDraining = true
             return true
         }
@@ -71,8 +71,10 @@ extension StreamSession {
             }
             state.withLock(annotating: self) { $0.handed += handed }
             if let failure {
-                state.withLock(annotating: self) { $0.isDraining = false }
-                return fail(failure)
+                // Settled before the drain is given up: no other drain may start and fail again
+                // on a later element, naming it instead.
+                fail(failure)
+                return state.withLock(annotating: self) { $0.isDraining = false }
             }
             // Still the reader: the buffer is this drain's to look at.
             let handedOn = !hasWaiting

@@ -41,7 +41,9 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         var reconnections = 0
         /// Reconnections in a row that brought no element.
         var fruitlessReconnections = 0
-        var handedAtLastConnection = 0
+        /// Elements received when the last connection began, and answers accepted then.
+        var receivedAtConnection = 0
+        var acceptedAtConnection = 0
         /// The continuation of a waiting ``nextElement(_:)``.
         var waiter: (@Sendable (Result<Element?, any Error>) -> Void)?
     }
@@ -96,7 +98,8 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         let cancelled = state.withLock(annotating: self) { state in
             state.connection = call
             state.pendingReconnection = nil
-            state.handedAtLastConnection = state.handed
+            state.receivedAtConnection = bodyStream.elementsReceived
+            state.acceptedAtConnection = accepted
             return state.isCancelled
         }
         if cancelled { return call.cancel() }
@@ -114,7 +117,7 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         case .success:
             end(.success(()))
         case .failure(let error):
-            guard let delay = reconnectionDelay(after: error) else { return end(.failure(error)) }
+            guard let delay = reconnectionDelay(after: error) else { return end(.failure(cutOff(error))) }
             let lastEventID = bodyStream.lastEventID
             let step = DelayedStep(after: delay) { [self] in connect(lastEventID: lastEventID) }
             let cancelled = state.withLock(annotating: self) { state in
@@ -126,6 +129,17 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         }
     }
 
+    /// `error`, said as a cut when the connection's answer was under way: what came was handed
+    /// on, so "failed before a response arrived" would not be true.
+    private func cutOff(_ error: any Error) -> any Error {
+        guard let error = error as? APIError, error.kind == .transport, let urlError = error.urlError else { return error }
+        let (receivedAtConnection, acceptedAtConnection) = state.withLock(annotating: self) { ($0.receivedAtConnection, $0.acceptedAtConnection) }
+        guard bodyStream.acceptedAnswers > acceptedAtConnection else { return error }
+        let count = bodyStream.elementsReceived - receivedAtConnection
+        let element = bodyStream.format == .serverSentEvents ? "event" : "line"
+        return APIError.transport(error.request, urlError, cutAfter: "\(count) \(element)\(count == 1 ? "" : "s")")
+    }
+
     /// The wait before reconnecting after `error`, or `nil` when the stream fails instead: not
     /// set to reconnect, not server-sent events, an error that is the server's answer (a status,
     /// a media type) rather than a dropped connection, or too many reconnections for nothing.
@@ -133,7 +147,7 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         guard options.reconnects, bodyStream.format == .serverSentEvents,
               let error = error as? APIError, error.kind == .transport else { return nil }
         return state.withLock(annotating: self) { state -> Duration? in
-            state.fruitlessReconnections = state.handed > state.handedAtLastConnection ? 0 : state.fruitlessReconnections + 1
+            state.fruitlessReconnections = bodyStream.elementsReceived > state.receivedAtConnection ? 0 : state.fruitlessReconnections + 1
             guard state.fruitlessReconnections <= options.maximumReconnections else { return nil }
             return bodyStream.retryDelay ?? options.reconnectionDelay
         }

@@ -141,9 +141,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         APIError(.invalidRequest, request, field: field, reason: reason)
     }
 
-    /// The request did not get a response, for the reason `error` gives.
-    static func transport(_ request: RequestSummary, _ error: URLError) -> APIError {
-        APIError(.transport, request, urlError: error)
+    /// The request did not get a response, for the reason `error` gives; or, with `cutAfter`
+    /// (as in `3 events`), a stream's answer stopped after that much was handed on.
+    static func transport(_ request: RequestSummary, _ error: URLError, cutAfter: String? = nil) -> APIError {
+        APIError(.transport, request, reason: cutAfter, urlError: error)
     }
 
     /// The server answered with a status code the endpoint does not accept, saying `message`.
@@ -216,6 +217,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         case .invalidRequest:
             return "\(request) could not be sent: the \(field ?? "request") is invalid (\(reason ?? "unknown reason"))."
         case .transport:
+            if let reason { return "\(request) was cut off after \(reason): \(urlError.map(Self.describe) ?? "no reason given")." }
             return "\(request) failed before a response arrived: \(urlError.map(Self.describe) ?? "no response")."
         case .unacceptableStatus:
             guard let response else { return "\(request) failed: the server's status is not accepted." }

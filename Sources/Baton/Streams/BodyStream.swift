@@ -39,6 +39,8 @@ public final class BodyStream: Sendable {
         var retry: Int?
         /// Answers accepted since the stream began: one per connection that got under way.
         var accepted = 0
+        /// Elements received since the stream began.
+        var received = 0
     }
 
     private let state = Lock(State())
@@ -124,6 +126,7 @@ public final class BodyStream: Sendable {
         }
         state.waiting.append(element)
         state.waitingBytes += element.size
+        state.received += 1
     }
 
     // MARK: The reader's side
@@ -172,6 +175,9 @@ public final class BodyStream: Sendable {
 
     /// The last event ID received, for `Last-Event-ID` on reconnecting.
     var lastEventID: String { state.withLock(annotating: self) { $0.lastEventID } }
+
+    /// Elements received so far, over every connection.
+    var elementsReceived: Int { state.withLock(annotating: self) { $0.received } }
 
     /// Answers accepted for streaming so far: one per connection that got under way.
     var acceptedAnswers: Int { state.withLock(annotating: self) { $0.accepted } }

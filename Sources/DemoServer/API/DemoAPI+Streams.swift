@@ -50,7 +50,8 @@ extension DemoAPI {
 
     /// `GET /_demo/events` and `GET /_demo/lines` with `count=N` elements of `size=S` bytes
     /// (``StreamElements/demoElement(index:size:event:)``, numbered from 1), the second of `huge=H`
-    /// bytes instead when given: an element past a client's size limit.
+    /// bytes instead when given: an element past a client's size limit. Events resume after the
+    /// one `Last-Event-ID` names.
     func demoStream(_ head: HTTPRequestHead, unit: StreamedResponse.Unit) throws(Refusal) -> StreamedResponse {
         let query = try queryPairs(head)
         let count = try integer("count", in: query, 0...Self.maxStreamCount) ?? Self.defaultStreamCount
@@ -58,7 +59,8 @@ extension DemoAPI {
         let huge = try integer("huge", in: query, 0...Self.maxHugeElementSize)
         if huge != nil, count < 2 { throw Refusal(400, "huge sizes the second element: count must be 2 or more") }
         let isEvents = unit == .events
-        var index = 0
+        // Events resume after the one `Last-Event-ID` names, as a well-behaved server's do.
+        var index = isEvents ? min(try lastEventID(head), count) : 0
         return StreamedResponse(headers: isEvents ? Self.eventStreamHeaders : Self.jsonLinesHeaders, unit: unit) {
             guard index < count else { return nil }
             index += 1

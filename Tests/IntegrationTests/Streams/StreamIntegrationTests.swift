@@ -115,6 +115,8 @@ final class StreamIntegrationTests: IntegrationTestCase {
         let stream = client.events(demoEvents(count: 10, fault: "drop-after-events=4")) { _ in seen.withLock { $0 += 1 } }
         let error = await apiErrorOrNil(stream)
         XCTAssertEqual(error?.kind, .transport, "\(String(describing: error))")
+        XCTAssertTrue(error?.description.hasPrefix("GET /_demo/events?count=10&size=32 was cut off after 4 events: the connection was lost") == true,
+                      "\(String(describing: error))")
         XCTAssertEqual(seen.value, 4)
     }
 
@@ -176,6 +178,28 @@ final class StreamIntegrationTests: IntegrationTestCase {
         let end = try await client.lines(lines, options: options) { _ in }.value
         XCTAssertEqual(end.skipped, 3)
         XCTAssertEqual(end.elements, 0)
+    }
+
+    /// The first element that does not decode fails the stream, and is the one named, however
+    /// the elements and the drains that hand them on fall.
+    func test_aDecodingFailure_namesTheFirstElement_everyTime() async throws {
+        struct Named: Decodable, Sendable { var name: String }
+        for _ in 0..<20 {
+            let request = Request<Named>(.get, "_demo/events", query: [URLQueryItem(name: "count", value: "10")])
+            let error = await apiErrorOrNil(client.events(request) { _ in })
+            XCTAssertTrue(error?.description.contains("event 1: key \"name\" is missing") == true, "\(String(describing: error))")
+        }
+    }
+
+    func test_reconnecting_toDemoEvents_resumesAfterTheLastID() async throws {
+        var options = StreamOptions()
+        options.reconnects = true
+        options.reconnectionDelay = .milliseconds(10)
+        let seen = Locked<[Int]>([])
+        let end = try await client.events(demoEvents(count: 10, fault: "drop-after-events=4; times=1"),
+                                          options: options) { event in seen.withLock { $0.append(event.i) } }.value
+        XCTAssertEqual(seen.value, Array(1...10))
+        XCTAssertEqual(end.reconnections, 1)
     }
 
     /// The APIError a stream failed with; `nil` for a success or another error.
