@@ -10,8 +10,9 @@ import Foundation
 /// }
 /// ```
 ///
-/// The request is sent when iteration begins, once: a sequence is iterated by one loop.
-/// Breaking out of the loop, or cancelling the task it runs in, cancels the request. An element
+/// The request is sent when a loop begins; each loop over the sequence sends it afresh.
+/// Breaking out of the loop, or cancelling the task it runs in, cancels the request (at the top
+/// level of `main.swift`, whose variables live as long as the program, loop in a function). An element
 /// is taken off the connection only when the loop asks for it; over ``HTTP1Transport`` a loop
 /// slower than the server holds the server back. The loop throws the stream's failure as an
 /// ``APIError``, as ``Client/send(_:)`` would.
