@@ -64,6 +64,7 @@ extension StreamSession {
             var failure: (any Error)?
             var handed = 0
             var element: Element?
+            if let eventHandler { handed += handOnEvents(to: eventHandler) }
             while let handler, flags.withLock(annotating: self, { !$0.isPaused && !$0.isCancelled }),
                   takeNext(into: &element, failure: &failure), let taken = element {
                 handed += 1
@@ -90,6 +91,21 @@ extension StreamSession {
         } else {
             DispatchQueue.global().async(execute: work)
         }
+    }
+
+    /// Hands raw events on to `handle` (the handler, when the elements are events themselves)
+    /// until none waits or the stream is paused or cancelled: the common case of a feed, kept
+    /// free of generic code, whose every copy of an element goes through its type's witnesses.
+    private func handOnEvents(to handle: @Sendable (ServerSentEvent) -> Void) -> Int {
+        var handed = 0
+        while flags.withLock(annotating: self, { !$0.isPaused && !$0.isCancelled }),
+              let (raw, _) = reading.batch.next(refillingFrom: bodyStream) {
+            guard case .event(let event) = raw else { continue }
+            if let type = options.eventType, event.type != type { continue }
+            handed += 1
+            handle(event)
+        }
+        return handed
     }
 
     /// Whether elements wait to be handed on: taken off the stream already, or not yet. Only

@@ -54,6 +54,8 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
     let flags = Lock(ReaderFlags())
     /// Who elements are handed to, in the promise style; `nil` for an async iterator, which pulls.
     let handler: (@Sendable (Element) -> Void)?
+    /// The handler, when elements are raw events: called without generic code in between.
+    let eventHandler: (@Sendable (ServerSentEvent) -> Void)?
     /// How an element becomes an `Element`, decided once.
     let kind = StreamElementDecoding.Kind(of: Element.self)
     /// Elements taken off the stream, being handed on.
@@ -64,6 +66,8 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
     init(client: Client, endpoint: Base, format: StreamFormat, options: StreamOptions, handler: (@Sendable (Element) -> Void)? = nil) {
         self.client = client
         self.handler = handler
+        // A dynamic cast, once, so that the closure is re-abstracted as it must be.
+        eventHandler = handler as? @Sendable (ServerSentEvent) -> Void
         decoder = endpoint.decoder ?? client.configuration.decoder
         self.endpoint = endpoint
         self.options = options
