@@ -153,4 +153,19 @@ final class StreamScriptedTests: XCTestCase {
         await fulfillment(of: [more], timeout: 30)
         stream.cancel()
     }
+
+    /// Raw events to a handler: every event in order, or only those of the type asked for.
+    func test_rawEvents_toAHandler_inOrder_filteredByType() async throws {
+        let server = try ScriptedServer(answer: Self.events)
+        let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: HTTP1Transport())
+        let all = Locked<[String]>([])
+        _ = try await client.events(Request<ServerSentEvent>(.get, "answer")) { event in all.withLock { $0.append(event.type + ":" + event.data) } }.value
+        XCTAssertEqual(all.value, [#"message:{"n": 1}"#, #"message:{"n": 2}"#, "other:x", "message:{\"n\"\n: 3}"])
+        var options = StreamOptions()
+        options.eventType = "other"
+        let other = Locked<[String]>([])
+        let end = try await client.events(Request<ServerSentEvent>(.get, "answer"), options: options) { event in other.withLock { $0.append(event.data) } }.value
+        XCTAssertEqual(other.value, ["x"])
+        XCTAssertEqual(end.elements, 1)
+    }
 }
