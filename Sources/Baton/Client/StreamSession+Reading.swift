@@ -80,9 +80,14 @@ extension StreamSession {
             // Still the reader: the buffer is this drain's to look at.
             let handedOn = !hasWaiting
             if handedOn { settleIfEnded() }
-            state.withLock(annotating: self) { $0.isDraining = false }
+            // The last connection may have ended after the look above, its own drain refused
+            // while this one ran: then look again.
+            let ended = state.withLock(annotating: self) { state in
+                state.isDraining = false
+                return state.ending != nil && !state.settled && !state.isCancelled
+            }
             // Elements that came while this drain was ending found it running: go on for them.
-            if !handedOn || bodyStream.hasWaiting { drain() }
+            if ended || !handedOn || bodyStream.hasWaiting { drain() }
         }
         if let queue = client.configuration.deliveryQueue {
             queue.async(execute: work)
@@ -143,12 +148,17 @@ extension StreamSession {
 
     func fail(_ error: any Error) {
         bodyStream.close()
-        let (waiter, connection) = state.withLock(annotating: self) { state in
+        let (waiter, connection, reconnection) = state.withLock(annotating: self) { state in
             state.failure = error
             state.settled = true
-            defer { state.waiter = nil }
-            return (state.waiter, state.connection)
+            defer {
+                state.waiter = nil
+                state.pendingReconnection = nil
+            }
+            return (state.waiter, state.connection, state.pendingReconnection)
         }
+        // A reconnection waiting its delay would send a request for a stream that is over.
+        reconnection?.cancelWork()
         connection?.cancel()
         waiter?(.failure(error))
         settle(.failure(error))
@@ -167,6 +177,7 @@ extension StreamSession {
     /// Hands `completion` the next element, `nil` at the end of the stream, or its failure: at
     /// once if one waits, else when one arrives. One call at a time: the caller is the reader.
     func nextElement(_ completion: @escaping @Sendable (Result<Element?, any Error>) -> Void) {
+        if flags.withLock(annotating: self, { $0.isCancelled }) { return completion(.failure(CancellationError())) }
         var element: Element?
         var failure: (any Error)?
         if takeNext(into: &element, failure: &failure), let element {
@@ -179,14 +190,20 @@ extension StreamSession {
         }
         // Everything received was handed on: the stream may have ended.
         settleIfEnded()
-        let immediate = state.withLock(annotating: self) { state -> Result<Element?, any Error>? in
-            if let failure = state.failure { return .failure(failure) }
-            if state.isCancelled { return .failure(CancellationError()) }
-            if state.settled { return .success(nil) }
+        // `.some(nil)`: the last connection ended after the look above; look again, to settle.
+        let immediate = state.withLock(annotating: self) { state -> Result<Element?, any Error>?? in
+            if let failure = state.failure { return .some(.failure(failure)) }
+            if state.isCancelled { return .some(.failure(CancellationError())) }
+            if state.settled { return .some(.success(nil)) }
+            if state.ending != nil { return .some(nil) }
             state.waiter = completion
             return nil
         }
-        if let immediate { return completion(immediate) }
+        switch immediate {
+        case .some(.some(let result)): return completion(result)
+        case .some(.none): return nextElement(completion)
+        case .none: break
+        }
         // Elements that came between the look and the wait found no waiter: wake it for them.
         if bodyStream.hasWaiting { wakeWaiter() }
     }

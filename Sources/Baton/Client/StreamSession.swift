@@ -93,27 +93,31 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
     }
 
     func connect(lastEventID: String) {
+        // Counted before the call starts: a quick transport may hand elements on at once.
         let accepted = bodyStream.acceptedAnswers
+        let received = bodyStream.elementsReceived
         let bodyStream = self.bodyStream
         let call = Call(
             client: client, endpoint: StreamedBody(base: endpoint, bodyStream: bodyStream, lastEventID: lastEventID, acceptedBefore: accepted),
             mayRetry: { bodyStream.acceptedAnswers == accepted }, hasDeadline: false
         ) { _, _ in }.start()
-        let cancelled = state.withLock(annotating: self) { state in
+        let (over, paused) = state.withLock(annotating: self) { state in
             state.connection = call
             state.pendingReconnection = nil
-            state.receivedAtConnection = bodyStream.elementsReceived
+            state.receivedAtConnection = received
             state.acceptedAtConnection = accepted
-            return state.isCancelled
+            return (state.isCancelled || state.settled, state.isPaused)
         }
-        if cancelled { return call.cancel() }
+        if over { return call.cancel() }
+        // A reconnection made while the stream is paused starts paused too.
+        if paused { call.pause() }
         call.then { [self] result in connectionEnded(result) }
     }
 
     // MARK: A connection's end
 
     func connectionEnded(_ result: Result<Void, any Error>) {
-        if state.withLock(annotating: self, { $0.isCancelled }) { return }
+        if state.withLock(annotating: self, { $0.isCancelled || $0.settled }) { return }
         if let tooLarge = bodyStream.failure {
             return end(.failure(APIError.elementTooLarge(summary, element: bodyStream.format.elementName, limit: tooLarge.limit)))
         }

@@ -82,6 +82,8 @@ struct BodySink {
         received += Int64(bytes.count)
         if stream != nil {
             streamed.append(contentsOf: bytes)
+            // A small piece can inflate a thousandfold: hand over at most a read's worth at once.
+            if streamed.count >= 64 << 10 { try endOfRead() }
         } else if let download {
             // Straight from the read buffer to the file: pieces are tens of kibibytes already.
             do {

@@ -184,12 +184,14 @@ public final class BodyStream: Sendable {
 }
 
 extension StreamedElement {
-    /// Bytes it holds, for the bound on what waits.
+    /// Bytes it holds, for the bound on what waits: its text, and what an element costs in
+    /// memory however small (its storage in the line, its strings' headers).
     var size: Int {
+        let overhead = 64
         switch self {
-        case .event(let event): event.data.utf8.count + event.type.utf8.count + event.id.utf8.count
-        case .retry: 8
-        case .line(let data, _): data.count
+        case .event(let event): return overhead + event.data.utf8.count + event.type.utf8.count + event.id.utf8.count
+        case .retry: return overhead
+        case .line(let data, _): return overhead + data.count
         }
     }
 }
