@@ -23,6 +23,27 @@ enum GzipBomb {
         return bits.bytes
     }
 
+    /// The start of a gzip member of `pattern` (of bytes below 144, and at most 32 long)
+    /// repeated to about `count` bytes: its literals, then 258-byte matches at the pattern's
+    /// distance, which go on repeating it. A stream of many tiny elements, a thousandfold smaller.
+    static func repeating(_ pattern: [UInt8], count: Int) -> [UInt8] {
+        precondition(pattern.allSatisfy { $0 < 144 } && (5...8).contains(pattern.count), "a pattern of 5 to 8 bytes below 144")
+        var bits = BitWriter()
+        bits.bytes = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]
+        bits.write(1, count: 1)  // the last block
+        bits.write(1, count: 2)  // fixed Huffman codes
+        for byte in pattern { bits.writeReversed(0x30 + UInt32(byte), count: 8) }  // literals 0...143
+        for _ in 0..<((count - pattern.count) / 258) {
+            bits.writeReversed(0b1100_0101, count: 8)  // length 258
+            // Distances 5...6 are code 4 and 7...8 code 5, each with one extra bit.
+            let distance = pattern.count
+            bits.writeReversed(distance <= 6 ? 4 : 5, count: 5)
+            bits.write(UInt32(distance <= 6 ? distance - 5 : distance - 7), count: 1)
+        }
+        bits.flush()
+        return bits.bytes
+    }
+
     /// Bits written least significant first, as DEFLATE packs them.
     private struct BitWriter {
         var bytes: [UInt8] = []

@@ -168,4 +168,30 @@ final class StreamScriptedTests: XCTestCase {
         XCTAssertEqual(other.value, ["x"])
         XCTAssertEqual(end.elements, 1)
     }
+
+    /// A gzip stream of tiny events, a thousandfold smaller than what it inflates to, is handed
+    /// over a read's worth at a time: while the first event's handler waits, memory has not
+    /// grown by what one read of the socket inflates to.
+    func test_aGzipStreamOfTinyEvents_staysBounded_whileTheHandlerWaits() async throws {
+        #if os(Linux)
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n".utf8)
+        let body = GzipBomb.repeating(Array("data:x\n\n".utf8), count: 512 << 20)
+        let server = try ScriptedServer(answer: head + body, holdsOpen: true)
+        let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: HTTP1Transport())
+        let before = try PeakMemory.reset()
+        let release = DispatchSemaphore(value: 0)
+        let first = expectation(description: "the first event")
+        let isFirst = Locked(true)
+        let stream = client.events(Request<String>(.get, "answer")) { _ in
+            guard isFirst.withLock({ flag in defer { flag = false }; return flag }) else { return }
+            first.fulfill()
+            release.wait()
+        }
+        await fulfillment(of: [first], timeout: 30)
+        let growth = try PeakMemory.read() - before
+        release.signal()
+        stream.cancel()
+        XCTAssertLessThan(growth, 48 << 20, "peak resident memory grew by \(growth >> 20) MiB before the first event was handled")
+        #endif
+    }
 }
