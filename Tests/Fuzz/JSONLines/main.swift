@@ -6,11 +6,6 @@
 // this file.
 import Foundation
 
-/// Traps with `message` unless `condition` holds (`precondition` drops its message in -O builds).
-func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
-}
-
 /// What one parse of an input gave, whatever the split.
 struct Outcome: Equatable {
     var lines: [[UInt8]] = []
@@ -72,23 +67,10 @@ func reference(_ bytes: UnsafeRawBufferPointer, limit: Int) -> Outcome {
     return outcome
 }
 
-/// A small deterministic generator (SplitMix64), seeded from the input.
-struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
-    var seed: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in bytes { seed = (seed ^ UInt64(byte)) &* 0x100_0000_01B3 }
+    let seed = seed(of: bytes)
     // The small limit is drawn from the input too, so that the mutator can move it.
     for limit in [1 << 20, Int(seed % 24)] {
         let whole = drive(bytes, limit: limit) { Int.max }

@@ -6,11 +6,6 @@
 // sent over and over, pipelined, past 64 KiB, so that the parser compacts its buffer mid-request:
 // the same requests must come out, repeated. Built and run by `.ci/fuzz`.
 
-/// Traps with `message` unless `condition` holds (`precondition` drops its message in -O builds).
-func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
-}
-
 /// What one parse of an input gave, whatever the split.
 struct Outcome: Equatable {
     /// Each request's head, described, with its body so far.
@@ -107,26 +102,13 @@ func drive(_ bytes: UnsafeRawBufferPointer, maxBody: Int, nextCut: () -> Int) ->
     return outcome
 }
 
-/// A small deterministic generator (SplitMix64), seeded from the input.
-struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A stream of past 64 KiB, so the parser's buffer is compacted (at 64 KiB consumed) mid-stream.
 let repeatedStreamBytes = 64 * 1024 + 4096
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
-    var seed: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in bytes { seed = (seed ^ UInt64(byte)) &* 0x100_0000_01B3 }
+    let seed = seed(of: bytes)
     for maxBody in [1 << 20, 16] {
         let whole = drive(bytes, maxBody: maxBody) { Int.max }
         let single = drive(bytes, maxBody: maxBody) { 1 }
