@@ -61,6 +61,19 @@ enum Measure {
         return nil
         #endif
     }
+
+    /// The process's peak resident memory (`VmHWM`), in bytes; `nil` off Linux.
+    static func peakResidentBytes() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kib * 1024
+    }
+
+    /// Starts the peak over from the current resident memory (Linux 4.0 and later).
+    static func resetPeakResident() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
 }
 
 /// Waits on this thread for `promise` to settle; returns its value or throws its error.

@@ -24,7 +24,7 @@ enum StreamSuite {
         func throughBaton() throws -> Double {
             let seen = Tally()
             let start = ContinuousClock.now
-            let end = try wait(client.events(request) { _ in seen.count += 1 })
+            let end = try value(of: client.events(request) { _ in seen.count += 1 })
             guard end.elements == count, seen.count == count else { throw StreamBenchFailure("Baton handed on \(seen.count) of \(count) events") }
             return Double(count) / Measure.seconds(ContinuousClock.now - start)
         }
@@ -34,7 +34,7 @@ enum StreamSuite {
             var options = TransferOptions()
             options.maximumResponseSize = 1 << 30
             let start = ContinuousClock.now
-            let response = try wait(transport.send(URLRequest(url: url.url!), body: nil, options: options))
+            let response = try value(of: transport.send(URLRequest(url: url.url!), body: nil, options: options))
             guard response.statusCode == 200, !response.body.isEmpty else { throw StreamBenchFailure("the raw read got status \(response.statusCode)") }
             return Double(count) / Measure.seconds(ContinuousClock.now - start)
         }
@@ -55,10 +55,10 @@ enum StreamSuite {
             rawRates.append(plain)
             ratios.append(baton / plain)
         }
-        resetPeakResident()
-        let before = peakResidentBytes()
+        Measure.resetPeakResident()
+        let before = Measure.peakResidentBytes() ?? 0
         _ = try throughBaton()
-        let growth = Double(max(0, peakResidentBytes() - before)) / Double(1 << 20)
+        let growth = Double(max(0, (Measure.peakResidentBytes() ?? 0) - before)) / Double(1 << 20)
         return [
             BenchResult(name: "stream.sse", label: "\(count) server-sent events handed on", value: Measure.median(batonRates), unit: "events/s",
                         baseline: Measure.median(rawRates), baselineLabel: "raw body", target: .atLeast(0.7), pairedRatio: Measure.median(ratios)),
@@ -78,28 +78,5 @@ enum StreamSuite {
     private struct StreamBenchFailure: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
-    }
-
-    /// The promise's value, waited for on this thread.
-    private static func wait<T: Sendable>(_ promise: Promise<T>) throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<Result<T, any Error>?>(nil)
-        promise.then { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.withLock { $0! }.get()
-    }
-
-    private static func peakResidentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kib = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-        return kib * 1024
-    }
-
-    private static func resetPeakResident() {
-        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     }
 }

@@ -143,26 +143,13 @@ enum TransferSuite {
 
     /// Runs `body` once; returns its seconds and how many MiB the peak resident memory rose.
     private static func measured(_ body: () throws -> Void) throws -> (Double, Double) {
-        resetPeakResident()
-        let before = peakResidentBytes() ?? 0
+        Measure.resetPeakResident()
+        let before = Measure.peakResidentBytes() ?? 0
         let start = ContinuousClock.now
         try body()
         let elapsed = Measure.seconds(ContinuousClock.now - start)
-        let growth = Double(max(0, (peakResidentBytes() ?? 0) - before)) / Double(1 << 20)
+        let growth = Double(max(0, (Measure.peakResidentBytes() ?? 0) - before)) / Double(1 << 20)
         return (elapsed, growth)
-    }
-
-    /// The process's peak resident memory (`VmHWM`), in bytes; `nil` off Linux.
-    private static func peakResidentBytes() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kib = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
-        return kib * 1024
-    }
-
-    /// Starts the peak over from the current resident memory (Linux 4.0 and later).
-    private static func resetPeakResident() {
-        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     }
 
     /// A file of `size` bytes of a fixed pattern, written a MiB at a time.

@@ -209,7 +209,7 @@ final class InflaterTests: XCTestCase {
     ) throws {
         XCTAssertEqual(try inflate(body, format, splits: [body.count]), expected, "whole", file: file, line: line)
         XCTAssertEqual(try inflate(body, format, splits: [1]), expected, "byte by byte", file: file, line: line)
-        var generator = SplitMix(seed: UInt64(body.count))
+        var generator = SplitMix64(seed: UInt64(body.count))
         for round in 0..<20 {
             let splits = (0..<50).map { _ in 1 + Int(generator.next() % (round % 2 == 0 ? 16 : 600)) }
             XCTAssertEqual(try inflate(body, format, splits: splits), expected, "splits \(splits)", file: file, line: line)
@@ -220,7 +220,7 @@ final class InflaterTests: XCTestCase {
     private func assertFails(
         _ body: [UInt8], _ format: Inflater.Format, with kind: InflateError.Kind, file: StaticString = #filePath, line: UInt = #line
     ) {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for splits in [[body.count], [1], (0..<20).map { _ in 1 + Int(generator.next() % 9) }] {
             XCTAssertEqual(Self.error(inflating: body, format, splits: splits)?.kind, kind, "splits \(splits)", file: file, line: line)
         }
@@ -324,18 +324,6 @@ final class InflaterTests: XCTestCase {
         /// A Huffman code, most significant bit first.
         mutating func writeCode(_ code: UInt32, length: Int) {
             for bit in (0..<length).reversed() { write(code >> bit & 1, count: 1) }
-        }
-    }
-
-    /// A seeded generator, so that random splits are the same every run.
-    private struct SplitMix {
-        var seed: UInt64
-        mutating func next() -> UInt64 {
-            seed &+= 0x9e37_79b9_7f4a_7c15
-            var value = seed
-            value = (value ^ (value >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            value = (value ^ (value >> 27)) &* 0x94d0_49bb_1331_11eb
-            return value ^ (value >> 31)
         }
     }
 }

@@ -24,7 +24,7 @@ final class Connection: Sendable {
                 // caller's handler finds this connection idle, rather than opening another.
                 request = pool.next(for: connection) { current.finish(result) }
             }
-            wire.close(because: pool.isClosed ? "its transport was released" : "it idled for \(pool.configuration.idleTimeout)")
+            wire.close(because: pool.isClosed ? "its transport was released" : "it idled for \(pool.configuration.idleTimeout)", politely: true)
         }
         thread.name = "Baton.HTTP1Transport \(pool.host):\(pool.port)"
         // Handlers of small answers run here (decoding included): room for deep JSON, while

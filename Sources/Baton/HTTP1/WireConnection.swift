@@ -107,11 +107,11 @@ struct WireConnection {
         }
     }
 
-    /// Closes the connection, if one is open, and tells why.
-    mutating func close(because reason: String) {
+    /// Closes the connection, if one is open, and tells why; `politely` (a connection the client
+    /// lets go of, idle) says goodbye over TLS first, which one given up on is not worth.
+    mutating func close(because reason: String, politely: Bool = false) {
         guard let link else { return }
-        // A connection given up on (a failed exchange, a cancel) is not worth a goodbye.
-        link.close(politely: reason.hasPrefix("it idled") || reason.hasPrefix("its transport"))
+        link.close(politely: politely)
         self.link = nil
         tell(.closed, reason: reason)
     }
