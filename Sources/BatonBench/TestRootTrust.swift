@@ -21,15 +21,17 @@ enum TestRootTrust {
             return "URLSession on Linux trusts only the system's CA bundle, and this machine allows no private mount namespace (unshare -rm) to put the test root in it"
         }
         let bundle = FileManager.default.temporaryDirectory.appending(path: "baton-bench-roots-\(UUID().uuidString).pem")
-        defer { try? FileManager.default.removeItem(at: bundle) }
         let system = (try? String(contentsOfFile: systemBundle, encoding: .utf8)) ?? ""
         guard (try? (system + "\n" + DemoServer.TLS.loopbackRootCertificatePEM + "\n").write(to: bundle, atomically: true, encoding: .utf8)) != nil else {
+            try? FileManager.default.removeItem(at: bundle)
             return "the CA bundle with the test root could not be written to \(bundle.path)"
         }
         let executable = Bundle.main.executableURL?.path ?? CommandLine.arguments[0]
         let script = "mount --bind \"$1\" \"$2\" && shift 2 && exec \"$@\""
         let status = run("/usr/bin/env", ["unshare", "-rm", "sh", "-c", script, "sh", bundle.path, systemBundle, executable] + arguments,
                          environment: [marker: "1", "SSL_CERT_FILE": systemBundle])
+        // `exit` runs no `defer`: the bundle goes first.
+        try? FileManager.default.removeItem(at: bundle)
         exit(status)
     }
 
