@@ -37,13 +37,13 @@ final class UploadQueueIntegrationTests: FolderTestCase {
         let bytes = Multipart.imageBytes(count: 300_000)
         let queue = UploadQueue(folder: queueFolder, client: client)
         let upload = try queue.add(
-            form(bytes), to: "reviews/\(review.id)/photos", headers: ["X-Demo-Fault": "status=500;times=1"]
+            form(bytes), to: "reviews/\(review.id)/photos", headers: ["X-Demo-Fault": "status=400;times=1"]
         )
         try FileManager.default.removeItem(at: folder.appending(path: "photo.jpg"))
 
         let first = try await queue.send().value
 
-        XCTAssertEqual((first.first?.error as? APIError)?.statusCode, 500)
+        XCTAssertEqual((first.first?.error as? APIError)?.statusCode, 400)
         XCTAssertEqual(queue.pending().map(\.attempts), [1])
         XCTAssertEqual(queue.pending().first?.id, upload.id)
         XCTAssertNotNil(queue.pending().first?.lastError)
@@ -125,7 +125,7 @@ final class UploadQueueIntegrationTests: FolderTestCase {
     func test_eachFailedSend_raisesTheAttemptCount_andASuccessForgetsTheUpload() async throws {
         let review = try await client.send(Reviews.post(facilityID: 1, content: "三度目", rating: 4)).value
         let queue = UploadQueue(folder: queueFolder, client: client)
-        try queue.add(form(Multipart.imageBytes(count: 1000)), to: "reviews/\(review.id)/photos", headers: ["X-Demo-Fault": "status=500;times=2"])
+        try queue.add(form(Multipart.imageBytes(count: 1000)), to: "reviews/\(review.id)/photos", headers: ["X-Demo-Fault": "status=400;times=2"])
 
         _ = try await queue.send().value
         let afterOne = queue.pending()
@@ -135,7 +135,7 @@ final class UploadQueueIntegrationTests: FolderTestCase {
 
         XCTAssertEqual(afterOne.map(\.attempts), [1])
         XCTAssertEqual(afterTwo.map(\.attempts), [2])
-        XCTAssertTrue(afterTwo.first?.lastError?.contains("500") ?? false, "\(afterTwo)")
+        XCTAssertTrue(afterTwo.first?.lastError?.contains("400") ?? false, "\(afterTwo)")
         XCTAssertNil(third.first?.error)
         XCTAssertEqual(queue.pending(), [])
     }

@@ -51,6 +51,12 @@ public struct RequestBody: Sendable {
         RequestBody(storage: .multipart(form))
     }
 
+    /// Whether the body is a multipart form: an upload, whose `POST` gets an idempotency key.
+    var isMultipart: Bool {
+        if case .multipart = storage { return true }
+        return false
+    }
+
     /// The names of the files sent: a file body's, a multipart form's named file parts'.
     var fileNames: [String] {
         switch storage {

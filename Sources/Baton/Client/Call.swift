@@ -35,6 +35,8 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     private let mayRetry: @Sendable () -> Bool
     /// Whether the client's deadline applies: not to a stream, which may rightly last for hours.
     private let hasDeadline: Bool
+    /// Whether the call's moments are kept, for the timings its monitors hear.
+    private let keepsTimings: Bool
 
     init(
         client: Client, endpoint: E, mayRetry: @escaping @Sendable () -> Bool = { true }, hasDeadline: Bool = true,
@@ -47,6 +49,8 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
         self.hasDeadline = hasDeadline
         exchange = client.exchange(for: endpoint)
         processing = ResponseProcessing(endpoint: endpoint, client: client)
+        keepsTimings = !client.configuration.monitors.isEmpty
+        if keepsTimings { latest.withLock(annotating: self) { $0.timings = TimingLog(started: startedAt) } }
     }
 
     /// Prepares the request and makes the first attempt; the promise settles with the call.
@@ -77,11 +81,12 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     /// Runs the adapters, if there are any, checks the fields they set, then sends.
     private func attempt(_ number: Int, _ prepared: PreparedRequest) {
         guard outcome.isPending else { return }
-        // A retry starts its progress again, visibly: zero of what it sends first. The first
-        // attempt starts from nothing reported.
+        if keepsTimings { latest.withLock(annotating: self) { $0.timings?.attemptStarted() } }
+        // A retry starts its progress again, visibly: zero of what it sends first, or the bytes
+        // of a download it goes on from. The first attempt starts from nothing reported.
         if number > 1 {
             let restart = prepared.body.map { PromiseProgress(completed: 0, total: $0.length, kind: .bytesSent) }
-            report(restart ?? PromiseProgress(completed: 0, total: nil, kind: .bytesReceived))
+            report(restart ?? exchange.progressBeforeAttempt ?? PromiseProgress(completed: 0, total: nil, kind: .bytesReceived))
         }
         let adapters = client.adapters
         // No adapter: no asynchronous hop and no promise for it.
@@ -106,19 +111,24 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
         latest.withLock(annotating: self) { latest in
             latest.number = number
             latest.request = request
+            latest.timings?.adapted()
         }
+        let timer = keepsTimings ? TransferTimer() : nil
         client.emit(.attemptStarted(prepared.summary, attempt: number, request: request.carrying(prepared.body)))
         let events = Exchange.Events(
             progress: { [self] in report($0) },
             redirected: { [self] next in latest.withLock(annotating: self) { $0.request = next } },
             completed: { [self] result in
+                if let timer {
+                    latest.withLock(annotating: self) { $0.timings?.exchanged(transfer: timer.current, answered: (try? result.get()) != nil) }
+                }
                 switch result {
                 case .success(let response): process(response, attempt: number, prepared)
                 case .failure(let error): failed(attempt: number, prepared, error: error)
                 }
             }
         )
-        exchange.send(request, body: prepared.body, summary: prepared.summary, for: outcome, events: events)
+        exchange.send(request, body: prepared.body, summary: prepared.summary, for: outcome, timer: timer, events: events)
     }
 
     /// Validates and decodes an answer, then runs the response hooks on the value.
@@ -130,6 +140,7 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
             return failed(attempt: number, prepared, error: error)
         }
         processing.keep(value, from: response, summary: prepared.summary) { [self] kept in
+            if keepsTimings { latest.withLock(annotating: self) { $0.timings?.processed() } }
             finish(kept.map { output(value, response) }, response: response)
         }
     }
@@ -137,6 +148,7 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     /// An attempt failed: ask the retriers, then retry after their delay or fail the call.
     private func failed(attempt number: Int, _ prepared: PreparedRequest, error: any Error) {
         let summary = prepared.summary
+        if keepsTimings { latest.withLock(annotating: self) { $0.timings?.failed() } }
         let retriers = client.retriers
         guard outcome.isPending, !error.isCancellation, !retriers.isEmpty, mayRetry() else {
             return finish(.failure(error), response: nil)
@@ -173,8 +185,8 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
 
     /// Tells monitors how the call ended (see ``CallReport``).
     private func reportOutcome(of request: RequestSummary) {
-        CallReport.attach(to: outcome, of: request, client: client, startedAt: startedAt) { [self] in
-            latest.withLock(annotating: self) { ($0.number, $0.response) }
+        CallReport.attach(to: outcome, of: request, client: client, startedAt: startedAt) { [self] end in
+            latest.withLock(annotating: self) { ($0.number, $0.response, $0.timings?.timings(end: end)) }
         }
     }
 

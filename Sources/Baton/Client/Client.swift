@@ -105,10 +105,12 @@ public final class Client: Sendable {
     /// redirect policy and sensitive headers, and the transfer options the endpoint asks for
     /// within the client's size limit.
     func exchange<E: Endpoint>(for endpoint: E) -> Exchange {
+        let resumable = (endpoint as? any DownloadsToFile)?.resumable
         var options = TransferOptions(
             tracksDownloadProgress: endpoint.tracksDownloadProgress, maximumResponseSize: configuration.maximumResponseSize,
-            downloadsToFile: endpoint is any DownloadsToFile
+            downloadsToFile: resumable != nil
         )
+        options.resumable = resumable
         options.bodyStream = (endpoint as? any StreamsBody)?.bodyStream
         if !configuration.monitors.isEmpty {
             // Weak: a connection idling after the client is gone has nobody left to tell.

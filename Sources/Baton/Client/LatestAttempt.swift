@@ -12,4 +12,6 @@ struct LatestAttempt {
     var retries: [RetryCause: Int] = [:]
     var request: URLRequest?
     var response: HTTPResponse?
+    /// The call's moments, for its timings; `nil` when nobody hears them (no monitors).
+    var timings: TimingLog?
 }

@@ -127,13 +127,15 @@ struct RequestBuilder: Sendable {
         #endif
     }
 
-    /// The header fields of a call: the client's, then the endpoint's (later ones win), then
-    /// `Content-Type` for the body and `Accept` for the response, unless already set.
+    /// The header fields of a call: the client's, then the endpoint's (later ones win), then its
+    /// `Idempotency-Key`, `Content-Type` for the body and `Accept` for the response, unless
+    /// already set.
     private func headerFields<E: Endpoint>(for endpoint: E, contentType: String?, summary: RequestSummary) throws(APIError) -> [String: String] {
         let types = endpoint.acceptableContentTypes
         // Most calls add nothing to the client's fields but the `Accept` of JSON, or none:
         // both sets were made once.
-        if clientFields != nil, endpoint.headers.isEmpty, contentType == nil {
+        let idempotencyKey = endpoint.idempotencyKey
+        if clientFields != nil, endpoint.headers.isEmpty, contentType == nil, idempotencyKey == nil {
             if types == Self.jsonContentTypes { return clientHeadersAcceptingJSON }
             if types.contains("*/*") { return clientHeaders }
         }
@@ -142,6 +144,12 @@ struct RequestBuilder: Sendable {
         if let clientFields { fields = clientFields } else { fields = try Self.clientFields(of: configuration, summary: summary) }
         for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) {
             try Self.add(name, value, to: &fields, summary: summary)
+        }
+        if let idempotencyKey, fields["idempotency-key"] == nil {
+            switch IdempotencyKey.fieldValue(for: idempotencyKey) {
+            case .success(let value): fields["idempotency-key"] = (IdempotencyKey.headerName, value)
+            case .failure(let refusal): throw .invalidRequest(summary, field: "idempotencyKey", reason: refusal.reason)
+            }
         }
         if let contentType, fields["content-type"] == nil {
             try Self.add("Content-Type", contentType, to: &fields, summary: summary)

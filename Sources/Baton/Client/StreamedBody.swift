@@ -26,6 +26,7 @@ struct StreamedBody<Base: Endpoint>: Endpoint, StreamsBody {
         return headers
     }
     var body: RequestBody { base.body }
+    var idempotencyKey: String? { base.idempotencyKey }
     var acceptableStatusCodes: Range<Int> { base.acceptableStatusCodes }
     var acceptableContentTypes: [String] { bodyStream.format.mediaTypes }
     /// No report per piece: a stream's progress is its elements.

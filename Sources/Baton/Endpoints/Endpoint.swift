@@ -57,6 +57,13 @@ public protocol Endpoint: Sendable {
     /// watches. Turn it on for large downloads; a request with a body reports bytes sent, then
     /// received, as they go, whatever this says.
     var tracksDownloadProgress: Bool { get }
+    /// The key sent as `Idempotency-Key` (the IETF httpapi draft, as payment APIs use it), so
+    /// that a server that honours it acts on this call once however many times it arrives; `nil`
+    /// (the default) sends none. Return the same key for as long as the call means the same thing
+    /// (store it in the endpoint's value, made once): it is sent again, unchanged, with every
+    /// retry and every re-send of this value. A call carrying one is retried by
+    /// ``RetryPolicy`` like an idempotent method. See ``IdempotencyKey``.
+    var idempotencyKey: String? { get }
     /// Turns the validated response into ``Response``.
     func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> Response
 }
@@ -78,6 +85,8 @@ extension Endpoint {
     public var decoder: JSONDecoder? { nil }
     /// Defaults to `false`: bytes received are reported once, when the response is complete.
     public var tracksDownloadProgress: Bool { false }
+    /// Defaults to `nil`: no `Idempotency-Key` is sent.
+    public var idempotencyKey: String? { nil }
 }
 
 // The defaults for each kind of response are those of `ResponseKind`, which `Request` uses too.

@@ -33,6 +33,17 @@ public struct Request<Response: Sendable>: Endpoint {
     /// client.send(download).progress { print($0) }
     /// ```
     public var tracksDownloadProgress = false
+    /// The `Idempotency-Key` sent with this call: see ``Endpoint/idempotencyKey``. A `POST` with
+    /// a ``RequestBody/multipart(_:)`` body (a photo upload) gets a new key when the request is
+    /// made, so that a retry, or sending this same value again after a failure, is acted on once
+    /// by a server that honours keys; every other request gets none. Set it to your own key, or
+    /// to `nil` to send none.
+    ///
+    /// ```swift
+    /// var review = Request<Review>(.post, "facilities/1/reviews", body: .json(newReview))
+    /// review.idempotencyKey = IdempotencyKey.make()   // a POST that is safe to retry
+    /// ```
+    public var idempotencyKey: String?
     private let decodeBody: @Sendable (HTTPResponse, JSONDecoder) throws -> Response
 
     private init(
@@ -46,6 +57,7 @@ public struct Request<Response: Sendable>: Endpoint {
         self.body = body
         self.acceptableContentTypes = kind.acceptableContentTypes
         self.decodeBody = kind.decode
+        self.idempotencyKey = method == .post && body.isMultipart ? IdempotencyKey.make() : nil
     }
 
     /// Turns the validated response into `Response` as the initializer chose: JSON, the bytes, UTF-8

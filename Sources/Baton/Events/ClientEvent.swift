@@ -40,6 +40,10 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
         /// The call failed on the network (``ClientEvent/error``) and answered from the client's
         /// store instead (see ``Client/answer(for:offline:)``).
         public static let answeredFromStore = Kind(name: "answeredFromStore")
+        /// A download threw away what had arrived and started over: the file changed on the server,
+        /// the server sent it whole rather than the rest, or it was not whole when checked.
+        /// ``ClientEvent/reason`` says which; the call's progress goes back with it.
+        public static let startedOver = Kind(name: "startedOver")
         /// A connection of the client's transport opened, was reused or closed (``ClientEvent/connection``).
         /// Told by transports that pool connections, such as ``HTTP1Transport``, to clients with
         /// monitors; a connection is not a call, so the ``ClientEvent/request`` is empty.
@@ -74,11 +78,16 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
     public let duration: Duration?
     /// What happened to the connection, for ``Kind/connection``.
     public let connection: ConnectionEvent?
+    /// Where the call's time went, phase by phase, for ``Kind/succeeded`` and ``Kind/failed``:
+    /// see ``CallTimings``.
+    public let timings: CallTimings?
+    /// Why, for ``Kind/startedOver``.
+    public let reason: String?
 
     private init(
         _ kind: Kind, _ request: RequestSummary, attempt: Int? = nil, attempts: Int? = nil, urlRequest: URLRequest? = nil,
         error: (any Error)? = nil, delay: Duration? = nil, retryCause: RetryCause? = nil, response: HTTPResponse? = nil,
-        duration: Duration? = nil, connection: ConnectionEvent? = nil
+        duration: Duration? = nil, connection: ConnectionEvent? = nil, timings: CallTimings? = nil, reason: String? = nil
     ) {
         self.kind = kind
         self.request = request
@@ -91,6 +100,8 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
         self.response = response
         self.duration = duration
         self.connection = connection
+        self.timings = timings
+        self.reason = reason
     }
 
     /// The event of a call to `request` being made.
@@ -112,13 +123,13 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
     }
 
     /// The event of a call to `request` having succeeded with `response` after `attempts` attempts and `duration`.
-    static func succeeded(_ request: RequestSummary, response: HTTPResponse, attempts: Int, duration: Duration) -> ClientEvent {
-        ClientEvent(.succeeded, request, attempts: attempts, response: response, duration: duration)
+    static func succeeded(_ request: RequestSummary, response: HTTPResponse, attempts: Int, duration: Duration, timings: CallTimings? = nil) -> ClientEvent {
+        ClientEvent(.succeeded, request, attempts: attempts, response: response, duration: duration, timings: timings)
     }
 
     /// The event of a call to `request` having failed for good with `error` after `attempts` attempts and `duration`.
-    static func failed(_ request: RequestSummary, error: any Error, attempts: Int, duration: Duration) -> ClientEvent {
-        ClientEvent(.failed, request, attempts: attempts, error: error, duration: duration)
+    static func failed(_ request: RequestSummary, error: any Error, attempts: Int, duration: Duration, timings: CallTimings? = nil) -> ClientEvent {
+        ClientEvent(.failed, request, attempts: attempts, error: error, duration: duration, timings: timings)
     }
 
     /// The event of a call to `request` whose entities could not be saved, for `error`.
@@ -129,6 +140,11 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
     /// The event of a call to `request` answered from the store after the network failed with `error`.
     static func answeredFromStore(_ request: RequestSummary, error: any Error) -> ClientEvent {
         ClientEvent(.answeredFromStore, request, error: error)
+    }
+
+    /// The event of a download to `request` having started over, for `reason`.
+    static func startedOver(_ request: RequestSummary, reason: String) -> ClientEvent {
+        ClientEvent(.startedOver, request, reason: reason)
     }
 
     /// The event of `connection` having opened, been reused or closed.

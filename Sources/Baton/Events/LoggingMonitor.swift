@@ -10,8 +10,8 @@ import Foundation
 /// ⇢ GET /orders/1 attempt 1: curl 'http://127.0.0.1:8080/orders/1' -H 'Authorization: <redacted>'
 /// ⇄ connection 1 to 127.0.0.1:8080 opened
 /// ↻ GET /orders/1 attempt 1 failed (transientFailure), retrying in 0.5 seconds: ...
-/// ✓ GET /orders/1 200 in 3 ms (1 attempt)
-/// ✗ POST /facilities/1/reviews failed after 1 attempt: the server answered 422 ...
+/// ✓ GET /orders/1 200 in 3 ms (1 attempt) [total 3.1 ms: connect 0.2, send 0.1, wait 2.4, receive 0.1, process 0.3]
+/// ✗ POST /facilities/1/reviews failed after 1 attempt: the server answered 422 ... [total 2.0 ms: wait 1.8, process 0.2]
 /// ```
 public struct LoggingMonitor: ClientMonitor {
     private let write: @Sendable (String) -> Void
@@ -53,13 +53,15 @@ public struct LoggingMonitor: ClientMonitor {
             write("↻ \(request) attempt \(event.attempt ?? 1) failed\(cause), retrying in \(event.delay ?? .zero): \(Self.text(of: event.error, redaction))")
         case .succeeded:
             let status = event.response.map { "\($0.statusCode) " } ?? ""
-            write("✓ \(request) \(status)in \(Self.milliseconds(event.duration ?? .zero)) ms (\(Self.plural(event.attempts ?? 1, "attempt")))")
+            write("✓ \(request) \(status)in \(Self.milliseconds(event.duration ?? .zero)) ms (\(Self.plural(event.attempts ?? 1, "attempt")))\(Self.text(of: event.timings))")
         case .failed:
-            write("✗ \(request) failed after \(Self.plural(event.attempts ?? 0, "attempt")): \(Self.text(of: event.error, redaction))")
+            write("✗ \(request) failed after \(Self.plural(event.attempts ?? 0, "attempt")): \(Self.text(of: event.error, redaction))\(Self.text(of: event.timings))")
         case .storeFailed:
             write("! \(request): not saved to the store: \(Self.text(of: event.error, redaction))")
         case .answeredFromStore:
             write("↺ \(request) answered from the store: \(Self.text(of: event.error, redaction))")
+        case .startedOver:
+            write("⟲ \(request) download started over: \(event.reason ?? "")")
         case .connection:
             if showsAttempts, let connection = event.connection { write("⇄ \(connection)") }
         default:
@@ -72,6 +74,11 @@ public struct LoggingMonitor: ClientMonitor {
         guard let error else { return "unknown error" }
         guard let apiError = error as? APIError else { return redaction.text("\(error)") }
         return apiError.description(redactedBy: redaction)
+    }
+
+    /// The timings at the end of a call's line, as in ` [total 3.1 ms: wait 2.4, ...]`.
+    private static func text(of timings: CallTimings?) -> String {
+        timings.map { " [\($0)]" } ?? ""
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {

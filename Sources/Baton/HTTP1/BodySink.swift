@@ -1,3 +1,4 @@
+import BatonOpenSSL
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -18,6 +19,13 @@ struct BodySink {
     private var fedInflater = false
     private var data = Data()
     private var download: (url: URL, handle: FileHandle)?
+    /// The download's file when it is a resumable one's: kept after a failure, for the next
+    /// attempt to go on from.
+    private var resumable: ResumableDownload?
+    /// Where the download's body starts in its file: after the bytes a `206` goes on from.
+    private var offset: Int64 = 0
+    /// The whole file's SHA-256, as it is written, when the answer names one to check against.
+    private var digest: DigestSHA256?
     /// Where a streamed answer's body goes instead, when the request streams and the answer
     /// was accepted for it.
     private var stream: BodyStream?
@@ -26,7 +34,8 @@ struct BodySink {
     private var streamed: [UInt8] = []
     /// Body bytes kept so far, after decoding.
     private(set) var received: Int64 = 0
-    /// The total for progress reports: the declared length, when the body is not encoded.
+    /// The total for progress reports: the declared length, when the body is not encoded (a
+    /// resumed download's whole length).
     private let total: Int64?
     private let reportsEachChunk: Bool
 
@@ -47,14 +56,39 @@ struct BodySink {
             }
             return WireText.equalIgnoringCase(coding, "deflate") ? Inflater(format: .deflate, limit: limit) : nil
         }
-        total = inflater == nil ? declaredLength : nil
+        var total = inflater == nil ? declaredLength : nil
         reportsEachChunk = options.reportsEachPiece(sendingBody: request.body != nil)
-        if toFile {
+        if toFile, let resumable = options.resumable {
+            let placement = try resumable.accept(status: head.status, headers: { head[$0] })
+            guard let handle = try? FileHandle(forWritingTo: resumable.file), (try? handle.seekToEnd()) != nil else {
+                throw URLError(.cannotWriteToFile, detail: "the download's file cannot be opened")
+            }
+            download = (resumable.file, handle)
+            self.resumable = resumable
+            offset = placement.offset
+            if inflater == nil { total = placement.total ?? declaredLength.map { $0 + placement.offset } }
+            if resumable.wantsDigest { digest = Self.digest(ofFirst: placement.offset, of: resumable.file) }
+        } else if toFile {
             guard let url = DownloadFile.make(), let handle = try? FileHandle(forWritingTo: url) else {
                 throw URLError(.cannotCreateFile, detail: "the download's temporary file cannot be made")
             }
             download = (url, handle)
         }
+        self.total = total
+    }
+
+    /// A digest fed the first `count` bytes of `file`: what a resumed download holds already.
+    private static func digest(ofFirst count: Int64, of file: URL) -> DigestSHA256? {
+        guard let digest = DigestSHA256() else { return nil }
+        guard count > 0 else { return digest }
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
+        defer { try? handle.close() }
+        var left = count
+        while left > 0, let piece = try? handle.read(upToCount: Int(min(left, 1 << 20))), !piece.isEmpty {
+            piece.withUnsafeBytes { digest.update($0) }
+            left -= Int64(piece.count)
+        }
+        return left == 0 ? digest : nil
     }
 
     /// Takes a piece of the body as it came off the wire.
@@ -88,6 +122,7 @@ struct BodySink {
             // Straight from the read buffer to the file: pieces are tens of kibibytes already.
             do {
                 try download.handle.write(contentsOf: bytes)
+                digest?.update(bytes)
             } catch {
                 throw URLError(.cannotWriteToFile, detail: "the download could not be written (\(error.localizedDescription))")
             }
@@ -96,7 +131,7 @@ struct BodySink {
         }
         // After each decoded piece: a body that inflates shows its growth as it happens.
         if reportsEachChunk {
-            request.report(PromiseProgress(completed: received, total: total, kind: .bytesReceived))
+            request.report(PromiseProgress(completed: offset + received, total: total, kind: .bytesReceived))
         }
     }
 
@@ -122,8 +157,9 @@ struct BodySink {
             do { try inflater.finish() } catch { throw URLError(.cannotDecodeContentData, detail: error.description) }
         }
         if !reportsEachChunk {
-            request.report(PromiseProgress(completed: received, total: received, kind: .bytesReceived))
+            request.report(PromiseProgress(completed: offset + received, total: offset + received, kind: .bytesReceived))
         }
+        if let digest { resumable?.computed(digest.finish()) }
         guard let download else { return (data, nil) }
         do {
             try download.handle.close()
@@ -134,10 +170,11 @@ struct BodySink {
         return (Data(), download.url)
     }
 
-    /// Removes the download's file after a failure: nothing is left behind.
+    /// Removes the download's file after a failure: nothing is left behind. A resumable
+    /// download's file stays, with what arrived, for the next attempt.
     func discard() {
         guard let download else { return }
         try? download.handle.close()
-        try? FileManager.default.removeItem(at: download.url)
+        if resumable == nil { try? FileManager.default.removeItem(at: download.url) }
     }
 }

@@ -43,9 +43,11 @@ final class InFlightRequest: PromiseControl {
     }
 
     /// Whether a server that closed a kept-alive connection before answering may be sent this
-    /// request again (RFC 9110 §9.2.2).
+    /// request again: its method is idempotent (RFC 9110 §9.2.2), or it carries an
+    /// `Idempotency-Key`, which a server acts on once.
     var isIdempotent: Bool {
         ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(request.httpMethod ?? "GET")
+            || request.value(forHTTPHeaderField: IdempotencyKey.headerName) != nil
     }
 
     // MARK: What the promise reaches

@@ -56,6 +56,7 @@ struct ResponseReader {
                     }
                     break
                 }
+                if !answered { request.options.timer?.receivedFirstByte() }
                 answered = true
                 let consumed = try buffer.withUnsafeBytes { bytes in
                     try parser.parse(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), handle)

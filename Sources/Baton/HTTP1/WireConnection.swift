@@ -80,12 +80,14 @@ struct WireConnection {
     private mutating func openLink(for request: InFlightRequest) throws(URLError) -> Link {
         if let link, !link.isStale {
             guard request.attach(link.socket) else { throw URLError(.cancelled) }
+            request.options.timer?.connected(reused: true)
             tell(.reused)
             return link
         }
         close(because: "the server closed it while it idled")
         let timeout = min(configuration.connectTimeout, request.timeout)
         let socket = try Socket.connect(host: host, port: port, timeout: timeout)
+        request.options.timer?.connected(reused: false)
         // Attached before the handshake: a cancel reaches a server that stalls it.
         guard request.attach(socket) else {
             socket.close()
@@ -98,6 +100,7 @@ struct WireConnection {
         }
         do {
             let stream = try TLSStream.handshake(over: socket, host: host, port: port, setup: tls, timeout: timeout)
+            request.options.timer?.secured()
             link = Link(socket: socket, tls: stream)
             tell(.opened, security: stream.summary)
             return link!
@@ -134,6 +137,7 @@ struct WireConnection {
         let cookie = request.request.url.flatMap { jar?.cookieHeader(for: $0) }
         let head = try RequestHead(request.request, bodyLength: bodyLength, cookie: cookie)
         let complete = try RequestWriter(request: request, link: link).write(head: head.bytes, bodyLength: bodyLength)
+        request.options.timer?.sent()
         let reader = ResponseReader(request: request, link: link, cookies: jar)
         let outcome = try reader.read(into: &buffer, answered: &answered)
         // A request whose body the server did not wait for leaves the connection unusable.

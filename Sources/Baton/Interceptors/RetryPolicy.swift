@@ -10,7 +10,8 @@ import FoundationNetworking
 /// ``RetryCause/transientFailure`` (retries for other causes, such as a replay after a token
 /// refresh, do not count); the
 /// method is in ``retryableMethods`` (idempotent ones by default, as sending a `POST` twice may
-/// post twice); and the failure is a status in ``retryableStatusCodes`` or a `URLError` code in
+/// post twice), or the request carries an `Idempotency-Key` (see ``Endpoint/idempotencyKey``)
+/// and ``retriesRequestsWithIdempotencyKey`` is on; and the failure is a status in ``retryableStatusCodes`` or a `URLError` code in
 /// ``retryableURLErrorCodes``. The delay is `baseDelay * 2^(retry - 1)`, scaled by a random
 /// factor in `0.5...1` so that clients failing together do not retry together, and never more
 /// than ``maximumDelay``. A `Retry-After` header (seconds or an HTTP date, RFC 9110 §10.2.3) on
@@ -28,6 +29,9 @@ public struct RetryPolicy: RequestRetrier {
     public var retryableStatusCodes: Set<Int>
     /// The `URLError` codes that may be retried. Default ``defaultRetryableURLErrorCodes``.
     public var retryableURLErrorCodes: Set<URLError.Code>
+    /// Whether a request carrying an `Idempotency-Key` is retried whatever its method, as the
+    /// server that honours the key acts on it once. Default `true`.
+    public var retriesRequestsWithIdempotencyKey = true
 
     /// Two retries: enough to ride out a blip without tripling the load on a struggling server.
     public static let defaultRetryLimit = 2
@@ -82,13 +86,20 @@ public struct RetryPolicy: RequestRetrier {
     /// Decides as the policy describes, reading the method from `request` (`GET` if it has none): see
     /// ``RequestRetrier/retry(_:failedWith:context:)``. Answers at once, without waiting.
     public func retry(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) async -> RetryDecision {
-        decision(method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), error: error, context: context)
+        decision(for: request, error: error, context: context)
+    }
+
+    /// The decision for `request`: its method, or its idempotency key, makes it retryable.
+    private func decision(for request: URLRequest, error: any Error, context: AttemptContext) -> RetryDecision {
+        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        let keyed = retriesRequestsWithIdempotencyKey && request.value(forHTTPHeaderField: IdempotencyKey.headerName) != nil
+        return decision(method: method, isKeyed: keyed, error: error, context: context)
     }
 
     /// The decision, without waiting: what ``retry(_:failedWith:context:)`` answers.
-    func decision(method: HTTPMethod, error: any Error, context: AttemptContext, now: Date = Date()) -> RetryDecision {
+    func decision(method: HTTPMethod, isKeyed: Bool = false, error: any Error, context: AttemptContext, now: Date = Date()) -> RetryDecision {
         let made = context.retries(for: .transientFailure)
-        guard made < retryLimit, retryableMethods.contains(method), isRetryable(error) else {
+        guard made < retryLimit, retryableMethods.contains(method) || isKeyed, isRetryable(error) else {
             return .doNotRetry
         }
         if let retryAfter = context.response.flatMap({ Self.retryAfter($0, now: now) }) {
@@ -120,6 +131,6 @@ public struct RetryPolicy: RequestRetrier {
 
 extension RetryPolicy: PromptRetrier {
     func retryPromptly(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) -> Prompt<RetryDecision> {
-        .now(.success(decision(method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), error: error, context: context)))
+        .now(.success(decision(for: request, error: error, context: context)))
     }
 }

@@ -20,6 +20,12 @@ struct Exchange: Sendable {
     let sensitiveHeaders: Set<String>
     let options: TransferOptions
 
+    /// Where an attempt's progress starts: the bytes of a download already in its file, when
+    /// the attempt goes on from them; `nil` for nothing yet.
+    var progressBeforeAttempt: PromiseProgress? {
+        options.resumable?.progressSoFar
+    }
+
     /// What an exchange tells the call it serves as it goes.
     struct Events: Sendable {
         /// Progress of the hop under way.
@@ -32,12 +38,21 @@ struct Exchange: Sendable {
     }
 
     /// Sends `request` with `body` for `call`, following redirects, and tells `events` how it goes.
-    func send<Output>(_ request: URLRequest, body: TransportBody?, summary: RequestSummary, for call: Promise<Output>, events: Events) {
-        hop(request, body: body, redirects: 0, summary: summary, call: call, events: events)
+    /// `timer`, if given, is where the transport marks the moments only it sees.
+    func send<Output>(
+        _ request: URLRequest, body: TransportBody?, summary: RequestSummary, for call: Promise<Output>, timer: TransferTimer? = nil,
+        events: Events
+    ) {
+        var options = self.options
+        options.timer = timer
+        var request = request
+        options.resumable?.prepare(&request)
+        hop(request, body: body, redirects: 0, summary: summary, options: options, call: call, events: events)
     }
 
     private func hop<Output>(
-        _ request: URLRequest, body: TransportBody?, redirects: Int, summary: RequestSummary, call: Promise<Output>, events: Events
+        _ request: URLRequest, body: TransportBody?, redirects: Int, summary: RequestSummary, options: TransferOptions,
+        call: Promise<Output>, events: Events
     ) {
         let answer = transport.send(request, body: body, options: options)
         call.wait(for: answer)
@@ -53,6 +68,11 @@ struct Exchange: Sendable {
                 guard response.body.count <= limit else {
                     return events.completed(.failure(APIError.responseTooLarge(summary, limit: limit)))
                 }
+                if let resumable = options.resumable, redirects < RedirectPolicy.maximumRedirects, resumable.startsOver(after: response) {
+                    var whole = request
+                    resumable.prepare(&whole)
+                    return hop(whole, body: body, redirects: redirects + 1, summary: summary, options: options, call: call, events: events)
+                }
                 guard (300..<400).contains(response.statusCode) else { return events.completed(result) }
                 switch self.redirects.step(after: response, to: request, body: body, alsoSensitive: sensitiveHeaders) {
                 case .follow(let next, let nextBody):
@@ -62,7 +82,7 @@ struct Exchange: Sendable {
                     // Cancelled between two hops: nothing more goes on the wire.
                     guard call.isPending else { return }
                     events.redirected(next)
-                    hop(next, body: nextBody, redirects: redirects + 1, summary: summary, call: call, events: events)
+                    hop(next, body: nextBody, redirects: redirects + 1, summary: summary, options: options, call: call, events: events)
                 case .refuse(let reason):
                     events.completed(.failure(APIError.redirectRefused(summary, response, reason: reason)))
                 case .stop:

@@ -39,7 +39,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let record = taskRecord(for: dataTask), !record.isOverLimit, !record.downloadFailed else { return }
-        if record.response == nil { record.response = dataTask.response as? HTTPURLResponse }
+        if record.response == nil {
+            record.timer?.receivedFirstByte()
+            record.response = dataTask.response as? HTTPURLResponse
+        }
         let expected = record.response?.expectedContentLength ?? -1
         if record.downloadsToFile, let status = record.response?.statusCode, (200..<300).contains(status) {
             return write(data, of: record, task: dataTask, expected: expected)

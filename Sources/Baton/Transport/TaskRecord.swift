@@ -34,12 +34,15 @@ final class TaskRecord: @unchecked Sendable {
     let bodyStream: BodyStream?
     /// Whether the answer was accepted by `bodyStream`: `nil` until its first piece.
     var streams: Bool?
+    /// Where the answer's first byte is marked, for the call's timings.
+    let timer: TransferTimer?
 
     init(
         body: TransportBody?,
         maximumResponseSize: Int,
         downloadsToFile: Bool = false,
         bodyStream: BodyStream? = nil,
+        timer: TransferTimer? = nil,
         reportsEachChunk: Bool,
         progress: @escaping @Sendable (PromiseProgress) -> Void,
         complete: @escaping @Sendable (Result<HTTPResponse, URLError>) -> Void
@@ -49,6 +52,7 @@ final class TaskRecord: @unchecked Sendable {
         self.maximumResponseSize = maximumResponseSize
         self.downloadsToFile = downloadsToFile
         self.bodyStream = bodyStream
+        self.timer = timer
         self.reportsEachChunk = reportsEachChunk
         self.progress = progress
         self.complete = complete

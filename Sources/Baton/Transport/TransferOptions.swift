@@ -30,6 +30,12 @@ public struct TransferOptions: Sendable, Equatable {
     /// ``maximumResponseSize`` does not bound it (the stream bounds each element). `nil` (the
     /// default): no streaming. Compared by identity.
     public var bodyStream: BodyStream?
+    /// Where a transport of Baton's marks the moments of the attempt only it sees, for the call's
+    /// timings; `nil` when nobody listens (a client without monitors). Not compared by `==`.
+    var timer: TransferTimer?
+    /// The file a download goes into, over as many attempts as it takes, when the transport
+    /// writes downloads itself; `nil` otherwise. Not compared by `==`.
+    var resumable: ResumableDownload?
 
     /// 32 MiB: far above any JSON answer or photo, and low enough that a few dozen calls at once
     /// fit in a phone's memory. A client's default too

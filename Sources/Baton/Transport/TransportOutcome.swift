@@ -38,7 +38,12 @@ enum DownloadFile {
     /// A new empty file in the system's temporary folder, readable by this user only; `nil` when
     /// it cannot be made.
     static func make() -> URL? {
-        let url = FileManager.default.temporaryDirectory.appending(path: "baton-download-\(UUID().uuidString).part")
+        let url = location()
         return FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) ? url : nil
+    }
+
+    /// A new name in the system's temporary folder, for a download's file, not yet made.
+    static func location() -> URL {
+        FileManager.default.temporaryDirectory.appending(path: "baton-download-\(UUID().uuidString).part")
     }
 }

@@ -151,7 +151,7 @@ private final class Transfer: PromiseControl {
         let reportsEachChunk = options.reportsEachPiece(sendingBody: body != nil)
         let record = TaskRecord(
             body: body, maximumResponseSize: options.maximumResponseSize, downloadsToFile: options.downloadsToFile,
-            bodyStream: options.bodyStream, reportsEachChunk: reportsEachChunk,
+            bodyStream: options.bodyStream, timer: options.timer, reportsEachChunk: reportsEachChunk,
             progress: { [promise] in promise.report($0) }
         ) { [self] result in
             if !reportsEachChunk, case .success(let response) = result {

@@ -29,6 +29,9 @@ import Darwin
 ///   attempt count raised and its error; a cancelled one stays as it was.
 /// - An upload being sent is claimed by a lock file naming the process, so two processes never
 ///   send it at once; a claim left by a process that died is taken over.
+/// - Each upload is recorded with an idempotency key (see ``Endpoint/idempotencyKey``), sent
+///   with every send of it, whichever process sends it: a server that honours keys stores it
+///   once, even when an answer was lost and it was sent again, and the retry policy retries it.
 /// - Records hold the endpoint's own headers, not the client's: keep credentials in the client's
 ///   configuration or an ``Authenticator``, never in a recorded upload.
 public final class UploadQueue: Sendable {
@@ -69,7 +72,7 @@ public final class UploadQueue: Sendable {
             }
             let record = UploadRecord(
                 id: id, method: method.rawValue, path: path.encoded, headers: headers, parts: parts,
-                attempts: 0, lastError: nil, createdAt: Date(), boundary: form.boundary
+                attempts: 0, lastError: nil, createdAt: Date(), boundary: form.boundary, idempotencyKey: IdempotencyKey.make()
             )
             try write(record)
             return record.pending
@@ -90,7 +93,7 @@ public final class UploadQueue: Sendable {
     /// is the bytes sent of the whole batch. An upload another process is sending is left out.
     public func send(_ uploads: [PendingUpload]? = nil, concurrency: Int = 3) -> Promise<[UploadOutcome]> {
         let wanted = uploads.map { Set($0.map(\.id)) }
-        let claimed = records().filter { wanted?.contains($0.id) ?? true }.filter(claim)
+        let claimed = records().filter { wanted?.contains($0.id) ?? true }.filter(claim).map(keyed)
         let endpoints = claimed.map { endpoint(for: $0) }
         return client.sendEach(endpoints, concurrency: concurrency).success { [self] outcomes in
             zip(claimed, outcomes).map { record, outcome in
@@ -134,7 +137,20 @@ public final class UploadQueue: Sendable {
             let file = folder.appending(path: record.id).appending(path: part.file)
             form.add(MultipartForm.Part(name: part.name, filename: part.filename, contentType: part.contentType, content: .file(file)))
         }
-        return Request(HTTPMethod(rawValue: record.method), EndpointPath(stringLiteral: record.path), headers: record.headers, body: .multipart(form))
+        var request = Request<HTTPResponse>(HTTPMethod(rawValue: record.method), EndpointPath(stringLiteral: record.path), headers: record.headers, body: .multipart(form))
+        request.idempotencyKey = record.idempotencyKey
+        return request
+    }
+
+    /// `record` with an idempotency key, made and written now for a record that has none (one
+    /// written before uploads had keys), so that every later send uses the same one.
+    private func keyed(_ record: UploadRecord) -> UploadRecord {
+        guard record.idempotencyKey == nil else { return record }
+        var keyed = record
+        keyed.idempotencyKey = IdempotencyKey.make()
+        // Unwritten, the key still serves this send; the next one makes another.
+        try? write(keyed)
+        return keyed
     }
 
     /// Removes a finished upload; records a failed one's attempt.
@@ -205,6 +221,9 @@ struct UploadRecord: Codable, Sendable {
     var lastError: String?
     var createdAt: Date
     var boundary: String
+    /// Sent as `Idempotency-Key` with every send of the upload, by any process; `nil` in records
+    /// written before uploads had keys.
+    var idempotencyKey: String?
 
     var pending: PendingUpload {
         PendingUpload(id: id, method: HTTPMethod(rawValue: method), path: path, attempts: attempts, lastError: lastError, createdAt: createdAt)

@@ -1,0 +1,274 @@
+import BatonLocking
+import BatonOpenSSL
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The file one download fills, over as many transfers as it takes: each attempt after the first
+/// asks only for what is missing (`Range`, with `If-Range` naming the validator of what is
+/// there), and a transfer cut short leaves what arrived for the next one.
+///
+/// The client makes one per ``Client/download(_:to:options:)`` call; the exchange stage asks it
+/// for each attempt's range fields, and a transport that writes downloads itself
+/// (``HTTP1Transport``) writes into ``file`` where ``accept(status:headers:)`` says. Checks:
+/// - a `206` must start exactly where the file ends (its `Content-Range`), or the answer is
+///   refused and the next attempt starts over;
+/// - any other `2xx` (the server ignored the range, or the file changed and `If-Range` did not
+///   match) starts over, and says so (`startedOver`);
+/// - the whole file's size must be the representation's length, and its SHA-256 the one the
+///   server names, if it names one (``verify()``).
+///
+/// Kept (``DownloadOptions/keepsPartialFile``), the file and a record of its validator stay
+/// beside the destination after a failure, for a later call (in this process or another) to go
+/// on from.
+final class ResumableDownload: Sendable {
+    /// Where the bytes go.
+    let file: URL
+    /// The record of a kept download's validator, beside ``file``; `nil` when not kept.
+    let record: URL?
+    /// Told when what had arrived is thrown away, with why.
+    private let startedOver: @Sendable (String) -> Void
+    private let state = Lock(State())
+
+    private struct State {
+        var recordRead = false
+        /// The URL the bytes came from: a kept file is only taken up for the same one.
+        var url: String?
+        /// The strong `ETag`, else the `Last-Modified`, of the representation in the file.
+        var validator: String?
+        /// The representation's length, when known.
+        var total: Int64?
+        /// Where the range asked by the attempt on the wire starts; 0 when none was asked.
+        var asked: Int64 = 0
+        /// The SHA-256 the answer filling the file names, if any.
+        var named: [UInt8]?
+        /// The SHA-256 of the whole file, as the transport computed it while writing.
+        var computed: [UInt8]?
+        /// The call is over: a transport still going may not make the file again.
+        var ended = false
+    }
+
+    /// What a kept download's record holds.
+    private struct Record: Codable {
+        var url: String
+        var validator: String
+        var total: Int64?
+    }
+
+    init(file: URL, record: URL?, startedOver: @escaping @Sendable (String) -> Void) {
+        self.file = file
+        self.record = record
+        self.startedOver = startedOver
+    }
+
+    /// The bytes in the file now.
+    var length: Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// The progress of the download before an attempt: the bytes already there, of the total.
+    var progressSoFar: PromiseProgress? {
+        let have = length
+        guard have > 0 else { return nil }
+        return PromiseProgress(completed: have, total: state.withLock(annotating: self) { $0.total }, kind: .bytesReceived)
+    }
+
+    // MARK: Each attempt
+
+    /// Adds the range fields to an attempt's `request`: from the end of the file, if it holds
+    /// bytes of a representation with a validator, from the same URL. A file that cannot be taken
+    /// up is emptied, saying why.
+    func prepare(_ request: inout URLRequest) {
+        request.setValue(nil, forHTTPHeaderField: "Range")
+        request.setValue(nil, forHTTPHeaderField: "If-Range")
+        let url = request.url?.absoluteString ?? ""
+        readRecordOnce()
+        let have = length
+        let (validator, known) = state.withLock(annotating: self) { state -> (String?, String?) in
+            state.asked = 0
+            state.named = nil
+            state.computed = nil
+            defer { state.url = url }
+            return (state.url == url ? state.validator : nil, state.url)
+        }
+        request.setValue("sha-256=10", forHTTPHeaderField: "Want-Repr-Digest")
+        guard have > 0 else { return }
+        guard let validator else {
+            let reason = known == url ? "the server named no validator (ETag or Last-Modified) for it" : "it came from another URL"
+            return startOver(because: "the \(have) bytes already downloaded cannot be taken up: \(reason)")
+        }
+        request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range")
+        request.setValue(validator, forHTTPHeaderField: "If-Range")
+        state.withLock(annotating: self) { $0.asked = have }
+    }
+
+    /// Where the body of a `2xx` answer goes in the file, as its head says: after the bytes there
+    /// for a `206` that starts where they end, from the start for any other. The file is cut to
+    /// that offset, so what follows is the answer's.
+    ///
+    /// - Throws: `URLError(.badServerResponse)` for a `206` that is not the range asked (the
+    ///   file is emptied: the next attempt starts over).
+    func accept(status: Int, headers: (String) -> String?) throws(URLError) -> (offset: Int64, total: Int64?) {
+        let asked = state.withLock(annotating: self) { $0.asked }
+        let named = RepresentationDigest.sha256(in: headers, status: status)
+        if status == 206 {
+            let field = headers("Content-Range")
+            guard asked > 0, let field, let range = ContentRange(field), let sent = range.range, sent.lowerBound == asked, length >= asked else {
+                startOver(because: "the server's 206 answer (Content-Range: \(field ?? "none")) is not the range asked, bytes \(asked)-")
+                throw URLError(.badServerResponse, detail: "a 206 answer whose Content-Range (\(field ?? "none")) is not the range asked (bytes \(asked)-)")
+            }
+            let total = range.completeLength
+            state.withLock(annotating: self) { state in
+                state.named = named
+                if let total { state.total = total }
+            }
+            try cut(at: asked)
+            return (asked, total)
+        }
+        if asked > 0 {
+            startOver(because: headers("If-Range") == nil
+                ? "the server sent the whole file rather than the rest of it"
+                : "the file changed on the server, or the server sent it whole rather than the rest of it")
+        }
+        let encoded = headers("Content-Encoding").map { !WireText.equalIgnoringCase($0, "identity") } ?? false
+        let etag = headers("ETag").flatMap { $0.hasPrefix("\"") ? $0 : nil }
+        let total = encoded ? nil : headers("Content-Length").flatMap { Int64($0) }
+        let validator = encoded ? nil : etag ?? headers("Last-Modified")
+        state.withLock(annotating: self) { state in
+            state.validator = validator
+            state.total = total
+            state.named = named
+        }
+        writeRecord()
+        try cut(at: 0)
+        return (0, total)
+    }
+
+    /// Whether `response`, to an attempt that asked for a range, says the range cannot be sent
+    /// (`416`: the file there is not a beginning of the representation); what was there is then
+    /// thrown away, and the request is to be sent again for the whole.
+    func startsOver(after response: HTTPResponse) -> Bool {
+        guard response.statusCode == 416, state.withLock(annotating: self, { $0.asked }) > 0 else { return false }
+        startOver(because: "the server cannot send the range asked (416 \(response.value(forHeader: "Content-Range") ?? ""))")
+        return true
+    }
+
+    /// Whether the answer now filling the file names a digest, which the transport then computes.
+    var wantsDigest: Bool { state.withLock(annotating: self) { $0.named != nil } }
+
+    /// The transport computed the whole file's SHA-256 as it wrote.
+    func computed(_ digest: [UInt8]) {
+        state.withLock(annotating: self) { $0.computed = digest }
+    }
+
+    /// Checks the file, once an answer filled it: its size against the representation's length,
+    /// its SHA-256 against the one named (computed now if the transport did not).
+    ///
+    /// - Throws: `URLError(.badServerResponse)` saying what is wrong; the file is emptied, so
+    ///   the next attempt starts over.
+    func verify() throws(URLError) {
+        let (total, named, computed) = state.withLock(annotating: self) { ($0.total, $0.named, $0.computed) }
+        let have = length
+        if let total, have != total {
+            startOver(because: "the file holds \(have) bytes, not the \(total) the server announced")
+            throw URLError(.badServerResponse, detail: "the download holds \(have) bytes, not the \(total) the server announced")
+        }
+        guard let named else { return }
+        guard let digest = computed ?? Self.digest(of: file) else { return }
+        guard digest == named else {
+            startOver(because: "its SHA-256 is not the one the server named")
+            throw URLError(.badServerResponse, detail: "the download's SHA-256 (\(RepresentationDigest.text(digest))) is not the one the server named (\(RepresentationDigest.text(named)))")
+        }
+    }
+
+    /// The call ended: a failed one's file is removed, unless kept for later; a successful one's
+    /// was moved into place, and its record goes.
+    func end(succeeded: Bool) {
+        state.withLock(annotating: self) { $0.ended = true }
+        if succeeded || record == nil {
+            try? FileManager.default.removeItem(at: file)
+            if let record { try? FileManager.default.removeItem(at: record) }
+            return
+        }
+        if length == 0 { try? FileManager.default.removeItem(at: file) }
+        writeRecord()
+    }
+
+    // MARK: The file and its record
+
+    /// Throws what arrived away, and says why.
+    private func startOver(because reason: String) {
+        state.withLock(annotating: self) { state in
+            state.validator = nil
+            state.total = nil
+            state.asked = 0
+        }
+        try? cut(at: 0)
+        if let record { try? FileManager.default.removeItem(at: record) }
+        startedOver(reason)
+    }
+
+    /// Cuts the file to `offset` bytes, making it if it is not there; refused once the call is
+    /// over, so that a transport finishing late leaves no file behind.
+    private func cut(at offset: Int64) throws(URLError) {
+        do {
+            try state.withLock(annotating: self) { state in
+                guard !state.ended else { throw URLError(.cancelled) }
+                try cutLocked(at: offset)
+            }
+        } catch let error as URLError {
+            throw error
+        } catch {
+            throw URLError(.cannotWriteToFile, detail: "the download's file \(file.path) cannot be written (\(error.localizedDescription))")
+        }
+    }
+
+    /// The file cut to `offset` bytes, made if missing; called with the state locked.
+    private func cutLocked(at offset: Int64) throws {
+        if !FileManager.default.fileExists(atPath: file.path) {
+            guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw URLError(.cannotCreateFile, detail: "the download's file \(file.path) cannot be made")
+            }
+        }
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        try handle.truncate(atOffset: UInt64(offset))
+    }
+
+    /// Reads a kept download's record, once: its validator applies to the bytes if its URL is
+    /// the request's.
+    private func readRecordOnce() {
+        guard let record else { return }
+        let first = state.withLock(annotating: self) { state in
+            defer { state.recordRead = true }
+            return !state.recordRead
+        }
+        guard first, let data = try? AtomicFile.read(record.path), let kept = try? JSONDecoder().decode(Record.self, from: data) else { return }
+        state.withLock(annotating: self) { state in
+            state.url = kept.url
+            state.validator = kept.validator
+            state.total = kept.total
+        }
+    }
+
+    /// Writes a kept download's record, when there is a validator to keep.
+    private func writeRecord() {
+        guard let record else { return }
+        let kept = state.withLock(annotating: self) { state in
+            state.validator.map { Record(url: state.url ?? "", validator: $0, total: state.total) }
+        }
+        guard let kept, let data = try? JSONEncoder().encode(kept) else { return }
+        try? AtomicFile.write(data, to: record.path, flush: false)
+    }
+
+    /// The SHA-256 of `file`, read a mebibyte at a time; `nil` where no digest can be computed.
+    static func digest(of file: URL) -> [UInt8]? {
+        guard let digest = DigestSHA256(), let handle = try? FileHandle(forReadingFrom: file) else { return nil }
+        defer { try? handle.close() }
+        while let piece = try? handle.read(upToCount: 1 << 20), !piece.isEmpty {
+            piece.withUnsafeBytes { digest.update($0) }
+        }
+        return digest.finish()
+    }
+}
