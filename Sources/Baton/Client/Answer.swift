@@ -20,6 +20,11 @@ public struct Answer<Value: Sendable>: Sendable {
     /// Whether the value came from the store rather than from the server just now.
     public var isFromStore: Bool { response == nil }
 
+    /// Whether the server just said the stored value is current (a `304 Not Modified` to a
+    /// conditional request, see ``Client/Configuration/revalidatesStoredValues``): the value is
+    /// the stored one, and ``response`` is the `304`.
+    public var isRevalidated: Bool { response?.statusCode == 304 }
+
     init(value: Value, response: HTTPResponse) {
         self.value = value
         self.response = response

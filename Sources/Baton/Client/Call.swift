@@ -56,7 +56,8 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     /// Prepares the request and makes the first attempt; the promise settles with the call.
     func start() -> Promise<Output> {
         do {
-            let prepared = try client.builder.prepare(endpoint)
+            var prepared = try client.builder.prepare(endpoint)
+            Revalidation.prepare(&prepared, for: endpoint, client: client)
             client.emit(.started(prepared.summary))
             reportOutcome(of: prepared.summary)
             if hasDeadline, let deadline = client.configuration.deadline { enforce(deadline, on: prepared.summary) }
@@ -135,7 +136,7 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     private func process(_ response: HTTPResponse, attempt number: Int, _ prepared: PreparedRequest) {
         let value: E.Response
         do {
-            value = try processing.decode(response, summary: prepared.summary)
+            value = try processing.decode(response, summary: prepared.summary, revalidating: prepared.revalidating)
         } catch {
             return failed(attempt: number, prepared, error: error)
         }

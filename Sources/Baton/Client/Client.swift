@@ -41,6 +41,9 @@ public final class Client: Sendable {
     let retriers: [any RequestRetrier]
     /// What saves decoded entities and runs the response hooks; `nil` when there is neither.
     let keeper: ResponseKeeper?
+    /// Where identical `GET`s in flight are joined; `nil` unless
+    /// ``Configuration/mergesIdenticalRequests``.
+    let merger: RequestMerger?
 
     /// Creates a client.
     ///
@@ -63,6 +66,7 @@ public final class Client: Sendable {
         self.retriers = configuration.interceptors.map { $0 as any RequestRetrier } + configuration.retriers
             + (configuration.retryPolicy.map { [$0 as any RequestRetrier] } ?? [])
         self.keeper = ResponseKeeper(configuration: configuration)
+        self.merger = configuration.mergesIdenticalRequests ? RequestMerger() : nil
         self.transport = transport ?? DefaultTransport()
     }
 
@@ -116,7 +120,10 @@ public final class Client: Sendable {
             // Weak: a connection idling after the client is gone has nobody left to tell.
             options.connectionEvents = { [weak self] event in self?.emit(.connection(event)) }
         }
-        return Exchange(transport: transport, redirects: configuration.redirects, sensitiveHeaders: configuration.sensitiveHeaders, options: options)
+        return Exchange(
+            transport: transport, redirects: configuration.redirects, sensitiveHeaders: configuration.sensitiveHeaders, options: options,
+            merger: merger
+        )
     }
 
     /// Tells every monitor of `event`; the event is not even made when there are none.

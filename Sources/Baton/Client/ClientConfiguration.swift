@@ -68,6 +68,15 @@ extension Client {
         /// before their call fulfils; also what ``Client/answer(for:offline:)`` answers from when
         /// the network fails. `nil` (the default) saves nothing.
         public var store: (any EntityStore)?
+        /// Whether a `GET` whose decoded value is in ``store`` asks the server whether it changed
+        /// rather than for the value again: the validator of the answer it was saved from (`ETag`,
+        /// `Last-Modified`) goes as `If-None-Match` / `If-Modified-Since`, and a `304 Not
+        /// Modified` answers with the stored value, untouched (``Answer/isRevalidated``), no body
+        /// crossing the wire; a `200` replaces it. An answer marked `Cache-Control: no-store`
+        /// keeps no validator (its value is still saved, for ``Client/answer(for:offline:)``).
+        /// Validators are kept in the store, beside the entities. Default `false`: every call
+        /// asks for the whole value, as a call without a store does.
+        public var revalidatesStoredValues = false
         /// Whether a call whose entities could not be saved fails with the store's error. By
         /// default (`false`) it fulfils with its value all the same, and monitors receive a
         /// ``ClientEvent/Kind/storeFailed`` event: a full disk never loses a response.
@@ -75,6 +84,16 @@ extension Client {
         /// Run after each successful call's value is decoded (and saved), before the call
         /// fulfils, in this order: see ``ResponseHook``.
         public var responseHooks: [any ResponseHook] = []
+
+        /// Whether a `GET` sent while the same `GET` is in flight (the same URL and header
+        /// fields, after the adapters: `Authorization` included) waits for that one's answer
+        /// rather than sending its own: a list that five views fetch at once is fetched once.
+        /// Each call still validates and decodes the answer, and runs its own handlers; one call
+        /// cancelling leaves the request running for the others, and it stops when all of them
+        /// have cancelled; pausing a call does not pause the request the others wait for.
+        /// Requests with a body, downloads and streams are never merged. Default `false`: every
+        /// call sends its own request, as a server that counts them expects.
+        public var mergesIdenticalRequests = false
 
         /// The largest ``RequestBody/multipart(_:)`` body built in memory; a larger one is written to
         /// a temporary file, off the caller's thread, and uploaded from it. Default

@@ -11,6 +11,8 @@ struct PreparedRequest: Sendable {
     /// A multipart form too large for memory, to be written to a temporary file (which then
     /// becomes ``body``) before the first attempt.
     var spool: MultipartForm?
+    /// The stored value a conditional request revalidates: what a `304` answers with.
+    var revalidating: (any Sendable)?
 
     /// This request sending `body`, the file a spooled form was written to.
     func sending(_ body: TransportBody) -> PreparedRequest {

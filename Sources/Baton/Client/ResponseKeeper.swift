@@ -5,12 +5,15 @@ struct ResponseKeeper: Sendable {
     let store: (any EntityStore)?
     let failsCallsWhenStoreFails: Bool
     let hooks: [any ResponseHook]
+    /// Whether the validators of stored values are kept, for conditional requests.
+    let revalidates: Bool
 
     init?(configuration: Client.Configuration) {
         guard configuration.store != nil || !configuration.responseHooks.isEmpty else { return nil }
         store = configuration.store
         failsCallsWhenStoreFails = configuration.failsCallsWhenStoreFails
         hooks = configuration.responseHooks
+        revalidates = configuration.revalidatesStoredValues
     }
 
     /// Whether `value` gives the keeper anything to do.
@@ -24,6 +27,7 @@ struct ResponseKeeper: Sendable {
         if let store {
             do {
                 try Self.save(value, to: store)
+                if revalidates { try Revalidation.remember(value, from: response, for: request, in: store) }
             } catch {
                 client.emit(.storeFailed(request, error: error))
                 if failsCallsWhenStoreFails { throw error }
@@ -35,6 +39,22 @@ struct ResponseKeeper: Sendable {
     /// Whether `value` is a ``StoredEntity`` or an array of them.
     static func isStorable(_ value: Any) -> Bool {
         value is any StoredEntity || value is any EntityBatch
+    }
+
+    /// Whether values of `type` are kept in a store: a ``StoredEntity`` or an array of them.
+    static func isStorable<Value>(type: Value.Type) -> Bool {
+        Value.self is any StoredEntity.Type || Value.self is any EntityBatch.Type
+    }
+
+    /// The ids of the entities `value` holds, as text, in order; `nil` when it holds none.
+    static func ids(of value: Any) -> [String]? {
+        if let batch = value as? any EntityBatch { return batch.ids }
+        if let entity = value as? any StoredEntity { return [Self.id(of: entity)] }
+        return nil
+    }
+
+    private static func id<Entity: StoredEntity>(of entity: Entity) -> String {
+        String(entity.id)
     }
 
     /// Saves `value` if it is a ``StoredEntity`` or an array of them.
@@ -54,10 +74,26 @@ struct ResponseKeeper: Sendable {
 /// An array of entities, saved in one call: how an `[Entity]` is recognised behind `Any`.
 protocol EntityBatch {
     func save(to store: any EntityStore) throws
+    /// The entities' ids, as text, in order.
+    var ids: [String] { get }
+    /// The entities with `ids`, in that order, read from `store`; `nil` when one is missing.
+    static func read(ids: [String], from store: any EntityStore) throws -> Self?
 }
 
 extension Array: EntityBatch where Element: StoredEntity {
     func save(to store: any EntityStore) throws {
         try store.save(self)
+    }
+
+    var ids: [String] { map { String($0.id) } }
+
+    static func read(ids: [String], from store: any EntityStore) throws -> [Element]? {
+        var entities: [Element] = []
+        entities.reserveCapacity(ids.count)
+        for text in ids {
+            guard let id = Element.ID(text), let entity = try store.read(Element.self, id: id) else { return nil }
+            entities.append(entity)
+        }
+        return entities
     }
 }

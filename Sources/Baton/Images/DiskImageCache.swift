@@ -2,8 +2,9 @@ import BatonLocking
 import Foundation
 
 /// Images kept in a folder, a file per URL, up to a number of bytes (the files saved longest
-/// ago removed first). Each file starts with a line of JSON naming its URL and content type, so a file is
-/// only ever taken for the URL it was saved for.
+/// ago removed first). Each file starts with a line of JSON naming its URL, content type and
+/// validators, so a file is only ever taken for the URL it was saved for, and can be revalidated.
+/// An answer marked `Cache-Control: no-store` is not kept.
 final class DiskImageCache: Sendable {
     let folder: URL
     let limit: Int
@@ -18,20 +19,49 @@ final class DiskImageCache: Sendable {
     private struct Header: Codable {
         var url: String
         var contentType: String?
+        var etag: String?
+        var lastModified: String?
+        /// Until when the image may be used without asking the server (`max-age`), in seconds
+        /// since 1970; `nil` when it must be revalidated every time.
+        var freshUntil: Double?
     }
 
-    func image(for key: String) -> LoadedImage? {
+    /// An image kept, with what revalidates it.
+    struct Entry: Sendable {
+        var image: LoadedImage
+        var etag: String?
+        var lastModified: String?
+        var freshUntil: Date?
+
+        /// Whether the server is to be asked if the image changed before it is used: it has a
+        /// validator, and no `max-age` that still holds. An image without a validator is used as
+        /// it is, as it cannot be asked about cheaply.
+        var needsRevalidation: Bool {
+            (etag != nil || lastModified != nil) && !(freshUntil.map { $0 > Date() } ?? false)
+        }
+    }
+
+    func entry(for key: String) -> Entry? {
         guard let data = try? AtomicFile.read(file(for: key)),
               let newline = data.firstIndex(of: UInt8(ascii: "\n")),
               let header = try? JSONDecoder().decode(Header.self, from: data[..<newline]),
               header.url == key
         else { return nil }
-        return LoadedImage(data: Data(data[(newline + 1)...]), contentType: header.contentType)
+        let image = LoadedImage(data: Data(data[(newline + 1)...]), contentType: header.contentType)
+        return Entry(image: image, etag: header.etag, lastModified: header.lastModified, freshUntil: header.freshUntil.map(Date.init(timeIntervalSince1970:)))
     }
 
-    /// Saves `image`; a failure only means the next load goes to the network.
-    func insert(_ image: LoadedImage, for key: String) {
-        guard image.data.count <= limit, var data = try? JSONEncoder().encode(Header(url: key, contentType: image.contentType)) else { return }
+    /// Saves `image`, with the validators and freshness of the `response` it came in; a failure
+    /// only means the next load goes to the network. An answer marked `no-store` is not saved.
+    func insert(_ image: LoadedImage, for key: String, from response: HTTPResponse?) {
+        let cacheControl = response?.value(forHeader: "Cache-Control")?.lowercased() ?? ""
+        guard !cacheControl.contains("no-store") else { return }
+        let header = Header(
+            url: key, contentType: image.contentType, etag: response?.value(forHeader: "ETag"),
+            lastModified: response?.value(forHeader: "Last-Modified"),
+            freshUntil: Self.maxAge(in: cacheControl).map { Date().timeIntervalSince1970 + Double($0) }
+        )
+        guard image.data.count <= limit, var data = try? JSONEncoder().encode(header) else { return }
         data.append(UInt8(ascii: "\n"))
         data.append(image.data)
         let path = file(for: key)
@@ -46,6 +76,16 @@ final class DiskImageCache: Sendable {
             return total! > limit
         }
         if over { trim() }
+    }
+
+    /// The `max-age` of a `Cache-Control` value, in seconds; `nil` for none, or with `no-cache`.
+    static func maxAge(in cacheControl: String) -> Int? {
+        guard !cacheControl.contains("no-cache") else { return nil }
+        for directive in cacheControl.split(separator: ",") {
+            let pair = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0] == "max-age", let seconds = Int(pair[1]), seconds >= 0 { return seconds }
+        }
+        return nil
     }
 
     func removeAll() {

@@ -30,6 +30,11 @@ import Foundation
 /// - The memory cache holds up to `memoryLimit` bytes (least recently used dropped first); the
 ///   disk cache, if any, up to `diskLimit` bytes (files saved longest ago removed first). Only
 ///   successful answers are cached.
+/// - An image on disk is revalidated before it is used when it came with a validator (`ETag`,
+///   `Last-Modified`) and no `Cache-Control: max-age` that still holds: the request carries
+///   `If-None-Match` / `If-Modified-Since`, a `304 Not Modified` answers with the file on disk (no
+///   image crosses the wire), a `200` replaces it. When the server cannot be reached, the image
+///   on disk is used all the same. An answer marked `no-store` is never written to disk.
 /// - Bytes are not decoded into a platform image: that is the app's part.
 public final class ImageLoader: Sendable {
     /// The client that fetches images on its own server.
@@ -124,7 +129,9 @@ public final class ImageLoader: Sendable {
     }
 
     /// The image from the disk cache, or else from the network; in both caches by the time it
-    /// fulfils. Cancelling it before the disk has answered means no request is ever started.
+    /// fulfils. An image on disk with a validator and no `max-age` that holds is revalidated
+    /// first (see ``ImageLoader``). Cancelling it before the disk has answered means no request is
+    /// ever started.
     private func fetch(_ target: Target) -> Promise<LoadedImage> {
         let disk = self.disk
         let memory = self.memory
@@ -135,32 +142,49 @@ public final class ImageLoader: Sendable {
                 request.withLock { $0.cancelled = true; return $0.call }?.cancel()
             }
             DispatchQueue.global().async {
-                if let cached = disk?.image(for: target.key) {
-                    memory.insert(cached, for: target.key)
-                    return fulfill(cached)
+                let cached = disk?.entry(for: target.key)
+                if let cached, !cached.needsRevalidation {
+                    memory.insert(cached.image, for: target.key)
+                    return fulfill(cached.image)
                 }
                 let call: Promise<Answer<Data>>? = request.withLock { request in
                     guard !request.cancelled else { return nil }
-                    request.call = target.client.answer(for: target.request)
+                    request.call = target.client.answer(for: cached.map { Self.conditional(target.request, for: $0) } ?? target.request)
                     return request.call
                 }
                 guard let call else { return reject(CancellationError()) }
                 call.then { result in
                     switch result {
                     case .success(let answer):
-                        let image = LoadedImage(data: answer.value, contentType: answer.response?.value(forHeader: "Content-Type"))
+                        // Not modified: the image on disk is current.
+                        let fresh = answer.response?.statusCode == 304 ? cached?.image : nil
+                        let image = fresh ?? LoadedImage(data: answer.value, contentType: answer.response?.value(forHeader: "Content-Type"))
                         // Saved before the load fulfils, off the thread that delivered the response.
                         DispatchQueue.global().async {
-                            disk?.insert(image, for: target.key)
+                            if fresh == nil { disk?.insert(image, for: target.key, from: answer.response) }
                             memory.insert(image, for: target.key)
                             fulfill(image)
                         }
                     case .failure(let error):
+                        // Offline: the image on disk, though it could not be revalidated.
+                        if let cached, let failure = error as? APIError, failure.kind == .transport {
+                            memory.insert(cached.image, for: target.key)
+                            return fulfill(cached.image)
+                        }
                         reject(error)
                     }
                 }
             }
         }
+    }
+
+    /// `request` asking whether `cached` changed: with its validators, taking a `304` for an answer.
+    private static func conditional(_ request: Request<Data>, for cached: DiskImageCache.Entry) -> Request<Data> {
+        var conditional = request
+        if let etag = cached.etag { conditional.headers["If-None-Match"] = etag }
+        if let date = cached.lastModified { conditional.headers["If-Modified-Since"] = date }
+        conditional.acceptableStatusCodes = 200..<305
+        return conditional
     }
 
     /// Where `text` points: under the client's base URL, elsewhere on its origin, or on another

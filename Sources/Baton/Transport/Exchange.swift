@@ -19,6 +19,9 @@ struct Exchange: Sendable {
     /// leaves the origin.
     let sensitiveHeaders: Set<String>
     let options: TransferOptions
+    /// Where identical `GET`s in flight are joined rather than sent again; `nil` when the
+    /// client does not merge them.
+    var merger: RequestMerger?
 
     /// Where an attempt's progress starts: the bytes of a download already in its file, when
     /// the attempt goes on from them; `nil` for nothing yet.
@@ -54,7 +57,7 @@ struct Exchange: Sendable {
         _ request: URLRequest, body: TransportBody?, redirects: Int, summary: RequestSummary, options: TransferOptions,
         call: Promise<Output>, events: Events
     ) {
-        let answer = transport.send(request, body: body, options: options)
+        let answer = merger?.send(request, body: body, options: options, via: transport) ?? transport.send(request, body: body, options: options)
         call.wait(for: answer)
         answer.subscribe { event in
             switch event {

@@ -1,0 +1,53 @@
+import BatonLocking
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `GET`s of one client in flight, by what makes two of them the same request, so that one
+/// sent while an identical one is on the wire waits for that one's answer instead of sending its
+/// own (``Client/Configuration/mergesIdenticalRequests``).
+///
+/// Two requests are the same when their method, URL and every header field (after the
+/// adapters: `Authorization` included) are, and they ask the same size limit. Each caller gets a
+/// share of the one transfer (``SharedPromise``): its own progress and answer, which it validates
+/// and decodes as usual; one caller cancelling leaves the transfer running for the others, and
+/// the transfer stops when every caller has cancelled. Requests with a body, downloads to a file
+/// and streams are never merged.
+final class RequestMerger: Sendable {
+    private let inFlight = Lock<[String: SharedPromise<HTTPResponse>]>([:])
+
+    /// Sends `request` through `transport`, or joins the identical request in flight.
+    func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions, via transport: any Transport) -> Promise<HTTPResponse> {
+        guard let key = Self.key(of: request, body: body, options: options) else {
+            return transport.send(request, body: body, options: options)
+        }
+        let (shared, started): (SharedPromise<HTTPResponse>, Promise<HTTPResponse>?) = inFlight.withLock(annotating: self) { inFlight in
+            if let running = inFlight[key], !running.isCancelled { return (running, nil) }
+            let work = transport.send(request, body: body, options: options)
+            let shared = SharedPromise(work)
+            inFlight[key] = shared
+            return (shared, work)
+        }
+        let share = shared.share()
+        // Outside the lock: a transfer that already settled runs this at once. A request sent
+        // after it settled sends anew.
+        started?.subscribe { [weak self] event in
+            guard case .settled = event, let self else { return }
+            inFlight.withLock(annotating: self) { inFlight in
+                if inFlight[key] === shared { inFlight[key] = nil }
+            }
+        }
+        return share
+    }
+
+    /// What makes two requests the same; `nil` for one never merged.
+    static func key(of request: URLRequest, body: TransportBody?, options: TransferOptions) -> String? {
+        let method = request.httpMethod ?? "GET"
+        guard method == "GET" || method == "HEAD", body == nil, request.httpBody == nil, !options.downloadsToFile,
+              options.bodyStream == nil, let url = request.url?.absoluteString
+        else { return nil }
+        let fields = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()): \($0.value)" }.sorted()
+        return ([method + " " + url, "limit: \(options.maximumResponseSize)"] + fields).joined(separator: "\n")
+    }
+}
