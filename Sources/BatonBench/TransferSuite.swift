@@ -18,6 +18,9 @@ import FoundationNetworking
 /// photo to a second child serving TLS, Baton over `HTTP1Transport` against URLSession, both
 /// verifying the certificate (see ``TestRootTrust``).
 ///
+/// The `download.resumed` rows download the same photo cut at half and resumed, against the same
+/// download uninterrupted (see `resumedDownload`).
+///
 /// The raw upload sends a body file of the same multipart layout, built beforehand, with
 /// `uploadTask(with:fromFile:)`; Baton builds its body file as part of the call, as a user's call
 /// would. The raw download is a `downloadTask`, which writes to a file too.
@@ -77,6 +80,7 @@ enum TransferSuite {
         let (batonDownload, batonDownloadGrowth) = try measured { try fetch(through: client, to: "downloaded.jpg") }
 
         let (http1Download, http1DownloadGrowth) = try measured { try fetch(through: overHTTP1, to: "downloaded-http1.jpg") }
+        let resumed = try resumedDownload(from: server, token: token, size: size, rounds: quick ? 1 : 3, folder: folder)
 
         let mib = Double(size) / Double(1 << 20)
         /// A side's throughput row and its memory row, against URLSession's.
@@ -104,7 +108,7 @@ enum TransferSuite {
             + rows("upload.http1", memoryName: "upload.http1.rss_growth_mib", "uploaded over HTTP1Transport", (http1Upload, http1UploadGrowth), raw: upload, target: 1)
             + rows("download.http1", memoryName: "download.http1.rss_growth_mib", "downloaded to a file over HTTP1Transport",
                    (http1Download, http1DownloadGrowth), raw: download, target: 1)
-            + secure
+            + resumed + secure
     }
 
     /// The photo uploaded to a child DemoServer serving `https`: through Baton over
@@ -136,13 +140,13 @@ enum TransferSuite {
     private struct Token: Decodable, Sendable { var token: String }
     private struct Review: Decodable, Sendable { var id: Int }
     private struct NewReview: Encodable, Sendable { var content: String; var rating: Int }
-    private struct BenchFailure: Error, CustomStringConvertible {
+    struct BenchFailure: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
     }
 
     /// Runs `body` once; returns its seconds and how many MiB the peak resident memory rose.
-    private static func measured(_ body: () throws -> Void) throws -> (Double, Double) {
+    static func measured(_ body: () throws -> Void) throws -> (Double, Double) {
         Measure.resetPeakResident()
         let before = Measure.peakResidentBytes() ?? 0
         let start = ContinuousClock.now

@@ -1,0 +1,113 @@
+import Baton
+import Foundation
+import TestSupport
+import XCTest
+
+/// Conditional requests against DemoServer: a stored book and an image on disk revalidated with
+/// their `ETag`, a `304` answering from what is kept, with no body on the wire.
+final class RevalidationIntegrationTests: ImageTestCase {
+    /// A book as the store keeps it.
+    struct StoredBook: StoredEntity, Equatable {
+        var id: Int
+        var title: String
+        var author: String
+    }
+
+    private func bookClient(store: InMemoryEntityStore, revalidates: Bool = true) throws -> Client {
+        try makeClient { configuration in
+            configuration.store = store
+            configuration.revalidatesStoredValues = revalidates
+        }
+    }
+
+    func test_aStoredBook_isRevalidated_withA304_andTheSameValue_withoutABody() async throws {
+        let store = InMemoryEntityStore()
+        let client = try bookClient(store: store)
+        let first = try await client.answer(for: Request<StoredBook>(.get, "books/1")).value
+        let before = try await stats()
+
+        let second = try await client.answer(for: Request<StoredBook>(.get, "books/1")).value
+
+        XCTAssertFalse(first.isRevalidated)
+        XCTAssertTrue(second.isRevalidated)
+        XCTAssertEqual(second.value, first.value)
+        XCTAssertEqual(second.response?.statusCode, 304)
+        XCTAssertEqual(second.response?.body.count, 0)
+        let after = try await stats()
+        XCTAssertEqual(after.notModified - before.notModified, 1)
+        XCTAssertLessThan(after.bytesSent - before.bytesSent, 1_000, "a head, and the stats' own answer: no book")
+        XCTAssertEqual(try store.read(StoredBook.self, id: 1), first.value)
+    }
+
+    func test_withoutRevalidation_theBookIsAskedForWhole() async throws {
+        let client = try bookClient(store: InMemoryEntityStore(), revalidates: false)
+        _ = try await client.send(Request<StoredBook>(.get, "books/1")).value
+
+        let second = try await client.answer(for: Request<StoredBook>(.get, "books/1")).value
+
+        XCTAssertFalse(second.isRevalidated)
+        XCTAssertEqual(second.response?.statusCode, 200)
+        let notModified = try await stats().notModified
+        XCTAssertEqual(notModified, 0)
+    }
+
+    func test_aChangedValue_isReplaced_by200() async throws {
+        let store = InMemoryEntityStore()
+        let client = try bookClient(store: store)
+        let book = try await client.send(Request<StoredBook>(.get, "books/2")).value
+        // Another representation under the same URL: the validator no longer matches.
+        try store.save(StoredValidatorProbe.changedValidator(for: server.baseURL.appending(path: "books/2"), in: store, id: book.id))
+
+        let again = try await client.answer(for: Request<StoredBook>(.get, "books/2")).value
+
+        XCTAssertEqual(again.response?.statusCode, 200)
+        XCTAssertEqual(again.value, book)
+    }
+
+    func test_anImageOnDisk_isRevalidated_withA304_andServedFromDisk() async throws {
+        let disk = folder.appending(path: "images")
+        _ = try await ImageLoader(client: client, diskCache: disk).load(photoURL).value
+        let before = try await stats()
+
+        let again = try await ImageLoader(client: client, diskCache: disk).load(photoURL).value
+
+        XCTAssertEqual(again, LoadedImage(data: image, contentType: "image/jpeg"))
+        let after = try await stats()
+        XCTAssertEqual(after.notModified - before.notModified, 1)
+        XCTAssertLessThan(after.bytesSent - before.bytesSent, 2_000, "no image on the wire")
+    }
+
+    func test_anImageOnDisk_isServed_whenTheServerCannotBeReached() async throws {
+        let other = try DemoServer.start()
+        let tokens = try await login(on: other)
+        let client = try makeClient(of: other, authorized: false) { $0.headers["Authorization"] = "Bearer \(tokens.token)" }
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "圏外", rating: 3)).value
+        let url = try await client.send(Photos.upload(image, index: 0, to: review.id)).value.url
+        let disk = folder.appending(path: "images")
+        _ = try await ImageLoader(client: client, diskCache: disk).load(url).value
+        other.stop()
+
+        let again = try await ImageLoader(client: client, diskCache: disk).load(url).value
+
+        XCTAssertEqual(again.data, image)
+    }
+}
+
+/// Test help: a validator record that no longer matches the server's.
+private enum StoredValidatorProbe {
+    /// The client keeps validators in its store under ``StoredEntity`` `Baton.Validator`; a
+    /// record of the same shape with another `ETag` stands for a representation that changed.
+    struct Validator: StoredEntity {
+        static var storeName: String { "Baton.Validator" }
+        var id: String
+        var url: String
+        var etag: String?
+        var lastModified: String?
+        var ids: [String]
+    }
+
+    static func changedValidator(for url: URL, in store: any EntityStore, id: Int) throws -> Validator {
+        let existing = try store.readAll(Validator.self).first { $0.url == url.absoluteString }
+        return Validator(id: existing?.id ?? "", url: url.absoluteString, etag: "\"changed\"", lastModified: nil, ids: [String(id)])
+    }
+}

@@ -1,0 +1,66 @@
+import Baton
+import BatonLocking
+import Foundation
+import TestSupport
+import XCTest
+
+/// Where a call's time went, against DemoServer: the phases add up to the total, the server's
+/// delay shows as waiting, a retry's wait as a retry wait, and LoggingMonitor prints them.
+final class TimingsIntegrationTests: IntegrationTestCase {
+    private func timedCall<T: Sendable>(_ request: Request<T>, configure: (inout Client.Configuration) -> Void = { _ in }) async throws -> CallTimings {
+        let events = EventRecorder()
+        let client = try makeClient { configuration in
+            configuration.monitors = [events]
+            configure(&configuration)
+        }
+        _ = try? await client.send(request).value
+        let ended = events.events.last { $0.kind == .succeeded || $0.kind == .failed }
+        return try XCTUnwrap(ended?.timings)
+    }
+
+    /// Every phase of every attempt, the preparing and the retry waits, summed.
+    private func sum(_ timings: CallTimings) -> Duration {
+        timings.attempts.reduce(timings.preparing) { total, attempt in
+            [attempt.connecting, attempt.securing, attempt.sending, attempt.waiting, attempt.receiving, attempt.processing, attempt.retryWait]
+                .reduce(total + attempt.adapting) { $0 + ($1 ?? .zero) }
+        }
+    }
+
+    func test_theServersDelay_isWaiting_andThePhasesAddUpToTheTotal() async throws {
+        let timings = try await timedCall(Request<Order>(.get, "orders/1", headers: ["X-Demo-Fault": "delay=100ms"]))
+
+        XCTAssertEqual(timings.attempts.count, 1)
+        let attempt = try XCTUnwrap(timings.attempts.first)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(attempt.waiting), .milliseconds(100), "\(timings)")
+        XCTAssertNotNil(attempt.connecting)
+        XCTAssertNotNil(attempt.sending)
+        XCTAssertNotNil(attempt.receiving)
+        XCTAssertNotNil(attempt.processing)
+        XCTAssertEqual(attempt.securing != nil, Self.overTLS, "a TLS handshake only over https")
+        let gap = abs((sum(timings) - timings.total).timeInterval)
+        XCTAssertLessThan(gap, timings.total.timeInterval * 0.03, "\(timings)")
+    }
+
+    func test_aRetry_showsItsWait_andBothAttempts() async throws {
+        let timings = try await timedCall(Request<Order>(.get, "orders/2", headers: ["X-Demo-Fault": "status=503;times=1"])) {
+            $0.retryPolicy = RetryPolicy(baseDelay: .milliseconds(80))
+        }
+
+        XCTAssertEqual(timings.attempts.count, 2)
+        XCTAssertGreaterThanOrEqual(timings.retryWaits, .milliseconds(40), "\(timings)")
+        XCTAssertNil(timings.attempts.last?.retryWait)
+        XCTAssertEqual(timings.attempts.last?.reusedConnection, true)
+        let gap = abs((sum(timings) - timings.total).timeInterval)
+        XCTAssertLessThan(gap, timings.total.timeInterval * 0.03, "\(timings)")
+    }
+
+    func test_loggingMonitor_printsTheTimingsOnTheCallsLine() async throws {
+        let lines = Locked<[String]>([])
+        let client = try makeClient { $0.monitors = [LoggingMonitor { line in lines.withLock { $0.append(line) } }] }
+
+        _ = try await client.send(Request<Order>(.get, "orders/3")).value
+
+        let line = try XCTUnwrap(lines.value.last)
+        XCTAssertNotNil(line.range(of: #"^✓ GET /orders/3 200 in \d+ ms \(1 attempt\) \[total \d+\.\d ms: .*wait \d+\.\d.*\]$"#, options: .regularExpression), line)
+    }
+}
