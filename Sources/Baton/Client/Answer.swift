@@ -23,7 +23,7 @@ public struct Answer<Value: Sendable>: Sendable {
     /// Whether the server just said the stored value is current (a `304 Not Modified` to a
     /// conditional request, see ``Client/Configuration/revalidatesStoredValues``): the value is
     /// the stored one, and ``response`` is the `304`.
-    public var isRevalidated: Bool { response?.statusCode == 304 }
+    public var isRevalidated: Bool { response?.isRevalidation ?? false }
 
     init(value: Value, response: HTTPResponse) {
         self.value = value

@@ -133,7 +133,11 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     }
 
     /// Validates and decodes an answer, then runs the response hooks on the value.
-    private func process(_ response: HTTPResponse, attempt number: Int, _ prepared: PreparedRequest) {
+    private func process(_ answer: HTTPResponse, attempt number: Int, _ prepared: PreparedRequest) {
+        var marked = answer
+        // A 304 to the call's own conditional request answers with the stored value.
+        marked.isRevalidation = answer.statusCode == 304 && prepared.revalidating != nil
+        let response = marked
         let value: E.Response
         do {
             value = try processing.decode(response, summary: prepared.summary, revalidating: prepared.revalidating)

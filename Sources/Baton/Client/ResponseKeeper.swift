@@ -16,15 +16,16 @@ struct ResponseKeeper: Sendable {
         revalidates = configuration.revalidatesStoredValues
     }
 
-    /// Whether `value` gives the keeper anything to do.
-    func keeps(_ value: Any) -> Bool {
-        !hooks.isEmpty || (store != nil && Self.isStorable(value))
+    /// Whether `value` gives the keeper anything to do; with `saving` false (a revalidated
+    /// value, already stored), only hooks do.
+    func keeps(_ value: Any, saving: Bool = true) -> Bool {
+        !hooks.isEmpty || (saving && store != nil && Self.isStorable(value))
     }
 
     /// Saves the entities in `value` and runs the hooks. A store that fails is reported to the
     /// client's monitors, and fails the call only if the client says so.
-    func keep(_ value: any Sendable, from response: HTTPResponse, for request: RequestSummary, client: Client) throws {
-        if let store {
+    func keep(_ value: any Sendable, from response: HTTPResponse, for request: RequestSummary, client: Client, saving: Bool = true) throws {
+        if saving, let store {
             do {
                 try Self.save(value, to: store)
                 if revalidates { try Revalidation.remember(value, from: response, for: request, in: store) }

@@ -16,7 +16,7 @@ struct ResponseProcessing<E: Endpoint>: Sendable {
     /// A `304` to a conditional request answers with the stored value it revalidated
     /// (`revalidating`), not validated or decoded.
     func decode(_ response: HTTPResponse, summary: RequestSummary, revalidating: (any Sendable)? = nil) throws -> E.Response {
-        if response.statusCode == 304, let stored = revalidating as? E.Response { return stored }
+        if response.isRevalidation, let stored = revalidating as? E.Response { return stored }
         // A download's file is moved into place by decoding; whatever else happens, it goes.
         defer { if let file = response.bodyFile { try? FileManager.default.removeItem(at: file) } }
         try Validation.validate(response, for: endpoint, request: summary)
@@ -30,10 +30,11 @@ struct ResponseProcessing<E: Endpoint>: Sendable {
         _ value: E.Response, from response: HTTPResponse, summary: RequestSummary,
         completion: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
-        // A revalidated value is the stored one, untouched.
-        guard response.statusCode != 304, let keeper = client.keeper, keeper.keeps(value) else { return completion(.success(())) }
+        // A revalidated value is the stored one, untouched: only the hooks see it.
+        let saves = !response.isRevalidation
+        guard let keeper = client.keeper, keeper.keeps(value, saving: saves) else { return completion(.success(())) }
         DispatchQueue.global().async { [client] in
-            completion(Result { try keeper.keep(value, from: response, for: summary, client: client) })
+            completion(Result { try keeper.keep(value, from: response, for: summary, client: client, saving: saves) })
         }
     }
 }

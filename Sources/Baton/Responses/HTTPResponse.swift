@@ -29,6 +29,9 @@ public struct HTTPResponse: Sendable, CustomStringConvertible, CustomDebugString
     /// body was written to, ``body`` being empty; `nil` otherwise. The client moves it to its
     /// destination, or removes it.
     public var bodyFile: URL?
+    /// Whether this is a `304` to a conditional request the client made for a stored value,
+    /// which answers with that value (see ``Client/Configuration/revalidatesStoredValues``).
+    var isRevalidation = false
     private var fields: HeaderFields
 
     /// Where the header fields are. A response from URLSession keeps them in its

@@ -29,16 +29,16 @@ final class RequestMerger: Sendable {
             inFlight[key] = shared
             return (shared, work)
         }
-        let share = shared.share()
-        // Outside the lock: a transfer that already settled runs this at once. A request sent
-        // after it settled sends anew.
+        // Outside the lock: a transfer that already settled runs this at once. Before any share:
+        // handlers run in the order they were added, so the transfer is forgotten before any
+        // caller hears of it, and a request sent from a caller's handler sends anew.
         started?.subscribe { [weak self] event in
             guard case .settled = event, let self else { return }
             inFlight.withLock(annotating: self) { inFlight in
                 if inFlight[key] === shared { inFlight[key] = nil }
             }
         }
-        return share
+        return shared.share()
     }
 
     /// What makes two requests the same; `nil` for one never merged.

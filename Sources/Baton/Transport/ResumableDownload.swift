@@ -110,7 +110,9 @@ final class ResumableDownload: Sendable {
     /// - Throws: `URLError(.badServerResponse)` for a `206` that is not the range asked (the
     ///   file is emptied: the next attempt starts over).
     func accept(status: Int, headers: (String) -> String?) throws(URLError) -> (offset: Int64, total: Int64?) {
-        let asked = state.withLock(annotating: self) { $0.asked }
+        let (asked, ended) = state.withLock(annotating: self) { ($0.asked, $0.ended) }
+        // The call is over (cancelled): a late answer changes nothing, the record least of all.
+        guard !ended else { throw URLError(.cancelled) }
         let named = RepresentationDigest.sha256(in: headers, status: status)
         if status == 206 {
             let field = headers("Content-Range")
@@ -127,21 +129,22 @@ final class ResumableDownload: Sendable {
             return (asked, total)
         }
         if asked > 0 {
-            startOver(because: headers("If-Range") == nil
-                ? "the server sent the whole file rather than the rest of it"
-                : "the file changed on the server, or the server sent it whole rather than the rest of it")
+            startOver(because: "the server sent the whole file rather than the rest asked for: it changed there (its validator no longer matches), or the server does not send ranges")
         }
         let encoded = headers("Content-Encoding").map { !WireText.equalIgnoringCase($0, "identity") } ?? false
         let etag = headers("ETag").flatMap { $0.hasPrefix("\"") ? $0 : nil }
         let total = encoded ? nil : headers("Content-Length").flatMap { Int64($0) }
         let validator = encoded ? nil : etag ?? headers("Last-Modified")
-        state.withLock(annotating: self) { state in
+        let current = state.withLock(annotating: self) { state in
+            guard !state.ended else { return false }
             state.validator = validator
             state.total = total
             state.named = named
+            return true
         }
-        writeRecord()
+        guard current else { throw URLError(.cancelled) }
         try cut(at: 0)
+        writeRecord()
         return (0, total)
     }
 
@@ -191,19 +194,26 @@ final class ResumableDownload: Sendable {
             if let record { try? FileManager.default.removeItem(at: record) }
             return
         }
-        if length == 0 { try? FileManager.default.removeItem(at: file) }
+        guard length > 0 else {
+            try? FileManager.default.removeItem(at: file)
+            if let record { try? FileManager.default.removeItem(at: record) }
+            return
+        }
         writeRecord()
     }
 
     // MARK: The file and its record
 
-    /// Throws what arrived away, and says why.
+    /// Throws what arrived away, and says why; nothing, once the call is over.
     private func startOver(because reason: String) {
-        state.withLock(annotating: self) { state in
+        let current = state.withLock(annotating: self) { state in
+            guard !state.ended else { return false }
             state.validator = nil
             state.total = nil
             state.asked = 0
+            return true
         }
+        guard current else { return }
         try? cut(at: 0)
         if let record { try? FileManager.default.removeItem(at: record) }
         startedOver(reason)
