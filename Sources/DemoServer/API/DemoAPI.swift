@@ -85,35 +85,10 @@ final class DemoAPI: HTTPHandler {
             state.withLock { $0.stats.requests["\(head.method) \(match.route.pattern)", default: 0] += 1 }
         }
         // Faults come first: a test asking for a 503 gets it whatever else is wrong with the request.
-        let faultHeader = head.headers[Fault.headerName]
-        var fault: Fault?
-        if let faultHeader {
-            do {
-                let parsed = try Fault.parse(faultHeader)
-                if shouldApply(parsed, headerValue: faultHeader) { fault = parsed }
-            } catch {
-                return .respond(.message(400, error.message))
-            }
-        }
-        if let fault, let faultHeader {
-            if let size = fault.barrier, !passBarrier(size, headerValue: faultHeader, exchange) { return .drop }
-            if let delay = fault.delay, !exchange.pause(delay) { return .drop }
-            if fault.drop { return .drop }
-            if let status = fault.status {
-                return finish(.message(status, "injected"), fault: fault)
-            }
-            if fault.garbageBody {
-                let garbage = ServerResponse(
-                    status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Self.garbageBody
-                )
-                return finish(garbage, fault: fault)
-            }
-            if let size = fault.bodyBytes {
-                let body = ServerResponse(
-                    status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Self.paddedBody(size)
-                )
-                return finish(body, fault: fault)
-            }
+        let fault: Fault?
+        switch applyFaults(exchange) {
+        case .done(let reply): return reply
+        case .proceed(let proceeding): fault = proceeding
         }
         let response: ServerResponse
         do throws(Refusal) {
@@ -128,81 +103,6 @@ final class DemoAPI: HTTPHandler {
             response = error.response
         }
         return finish(response, fault: fault)
-    }
-
-    /// A JSON document of exactly `size` bytes: a string of `x`s (spaces below two bytes, which
-    /// JSON reads as nothing).
-    static func paddedBody(_ size: Int) -> [UInt8] {
-        guard size >= 2 else { return [UInt8](repeating: 0x20, count: size) }
-        var body = [UInt8](repeating: UInt8(ascii: "x"), count: size)
-        body[0] = UInt8(ascii: "\"")
-        body[size - 1] = UInt8(ascii: "\"")
-        return body
-    }
-
-    /// Counts the request against `times` and says whether the fault applies to it.
-    private func shouldApply(_ fault: Fault, headerValue: String) -> Bool {
-        guard let times = fault.times else { return true }
-        let seen = state.withLock { state in
-            state.faultCounts[headerValue, default: 0] += 1
-            return state.faultCounts[headerValue, default: 0]
-        }
-        return seen <= times
-    }
-
-    /// How often a request held at a barrier looks whether its group is complete; between looks
-    /// it watches its connection, so a client hanging up or the server stopping ends the wait.
-    static let barrierPollInterval = Duration.milliseconds(20)
-
-    /// Holds the request until `size` requests with this header value have arrived (counting it),
-    /// the whole group of `size` it belongs to; false when the wait is abandoned: the client hung
-    /// up, the server is stopping, or ``Fault/maxDelay`` passed.
-    private func passBarrier(_ size: Int, headerValue: String, _ exchange: HTTPExchange) -> Bool {
-        let ticket = state.withLock { state in
-            defer { state.barrierArrivals[headerValue, default: 0] += 1 }
-            return state.barrierArrivals[headerValue, default: 0]
-        }
-        let groupComplete = (ticket / size + 1) * size
-        let deadline = ContinuousClock.now + Fault.maxDelay
-        while state.withLock({ $0.barrierArrivals[headerValue, default: 0] }) < groupComplete {
-            guard ContinuousClock.now < deadline, exchange.pause(Self.barrierPollInterval) else { return false }
-        }
-        return true
-    }
-
-    /// The parts of a fault that change a response rather than replace it.
-    func finish(_ response: ServerResponse, fault: Fault?) -> HTTPReply {
-        var response = response
-        guard let fault else { return .respond(response) }
-        if let retryAfter = fault.retryAfter { response.setHeader("Retry-After", String(retryAfter)) }
-        if let contentType = fault.contentType { response.setHeader("Content-Type", contentType) }
-        if let challenge = fault.challenge { response.setHeader("WWW-Authenticate", "\(challenge) realm=\"demo\"") }
-        if fault.gzip, !response.forbidsBody {
-            response.body = Gzip.compress(response.body)
-            response.setHeader("Content-Encoding", "gzip")
-        }
-        if let stallAfter = fault.stallAfter { return .respond(response, cut: Cut(after: stallAfter, hold: Fault.maxDelay)) }
-        return .respond(response, cut: fault.dropAfter.map { Cut(after: $0, hold: nil) })
-    }
-
-    /// RFC 6750 §3: no credentials get a bare challenge, bad credentials an `invalid_token` one.
-    private func authenticate(_ head: HTTPRequestHead) throws(Refusal) {
-        let credentials = head.headers["Authorization"] ?? ""
-        let parts = credentials.split(separator: " ", maxSplits: 1)
-        let strict = tokenStyle != .demo
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            if strict { throw Refusal(ServerResponse(status: 401, headers: [("WWW-Authenticate", "Bearer realm=\"demo\"")])) }
-            throw Refusal(.message(401, "unauthorized", headers: [("WWW-Authenticate", "Bearer")]))
-        }
-        let token = parts[1].trimmingOWS()
-        let now = tokenClock()
-        guard state.withLock({ $0.tokens.check(access: token, now: now) }) == .valid else {
-            if strict {
-                let challenge = "Bearer realm=\"demo\", error=\"invalid_token\", error_description=\"The access token expired\""
-                throw Refusal(ServerResponse(status: 401, headers: [("WWW-Authenticate", challenge)]))
-            }
-            throw Refusal(.message(401, "invalid_token", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")]))
-        }
     }
 
     /// What a route answers: a whole response, or a streamed one.
@@ -239,39 +139,5 @@ final class DemoAPI: HTTPHandler {
     func found(_ value: JSONValue?) throws(Refusal) -> ServerResponse {
         guard let value else { throw Refusal(404, "not_found") }
         return .json(200, value)
-    }
-
-    // MARK: - Request bodies
-
-    /// A form or JSON body, the two types the API's POST routes take.
-    enum Fields {
-        case form([(name: String, value: String)])
-        case json(JSONValue)
-    }
-
-    /// The lower-cased media type of the request body, without parameters.
-    func mediaType(_ head: HTTPRequestHead) -> String? {
-        head.headers["Content-Type"].flatMap { HeaderParameters.parse($0)?.value }
-    }
-
-    /// The body as form or JSON fields: 415 for another type, 413 past 1 MiB, 422 when it does not
-    /// parse (or JSON that is not an object).
-    func readFields(_ exchange: HTTPExchange) throws(Refusal) -> Fields {
-        let type = mediaType(exchange.head)
-        guard type == "application/x-www-form-urlencoded" || type == "application/json" else {
-            throw Refusal(415, "body must be application/x-www-form-urlencoded or application/json")
-        }
-        guard let bytes = exchange.body.bytes(limit: Self.maxFieldsBodyBytes) else {
-            throw Refusal(413, "form and JSON bodies are limited to 1 MiB")
-        }
-        if type == "application/json" {
-            guard let value = JSONParser.parse(bytes) else { throw Refusal(422, "body is not valid JSON") }
-            guard case .object = value else { throw Refusal(422, "body must be a JSON object") }
-            return .json(value)
-        }
-        guard let text = String(bytes: bytes, encoding: .utf8), let pairs = FormURLEncoded.decode(text) else {
-            throw Refusal(422, "body is not valid form data")
-        }
-        return .form(pairs)
     }
 }
