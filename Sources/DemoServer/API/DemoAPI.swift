@@ -71,6 +71,10 @@ final class DemoAPI: HTTPHandler {
         state.withLock { $0.stats.streamElementsSent += count }
     }
 
+    func recordBytesSent(_ count: Int) {
+        state.withLock { $0.stats.bytesSent += count }
+    }
+
     func recordHandshake(serverName: String?) {
         state.withLock { state in
             state.stats.tlsHandshakes += 1
