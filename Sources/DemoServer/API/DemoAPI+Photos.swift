@@ -26,7 +26,7 @@ extension DemoAPI {
             guard state.data.reviews[reviewID] != nil else { return nil }
             let photo = DemoData.Photo(
                 id: state.data.nextPhotoID, reviewID: reviewID, contentType: received.type, filename: received.filename,
-                bytes: received.bytes, sha256: received.sha256
+                bytes: received.bytes, digest: received.digest, lastModified: DateHeader.seconds()
             )
             state.data.nextPhotoID += 1
             state.data.photos[photo.id] = photo
@@ -38,8 +38,10 @@ extension DemoAPI {
         return .json(201, photo.json, headers: [("Location", photo.url)])
     }
 
+    /// `GET /photos/:id`: the bytes, with the validators and digest that let a client fetch them
+    /// in ranges, resume, and check what it put together.
     func photo(_ id: Int) throws(Refusal) -> ServerResponse {
         guard let photo = state.withLock({ $0.data.photos[id] }) else { throw Refusal(404, "not_found") }
-        return ServerResponse(status: 200, headers: [("Content-Type", photo.contentType)], body: photo.bytes)
+        return ServerResponse(status: 200, headers: photo.representationHeaders, body: photo.bytes)
     }
 }

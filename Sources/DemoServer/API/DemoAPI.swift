@@ -100,13 +100,26 @@ final class DemoAPI: HTTPHandler {
             if match?.route.requiresToken ?? !head.path.hasPrefix("/_demo/") { try authenticate(head) }
             guard let match else { throw Refusal(404, "not_found") }
             switch try route(match, exchange) {
-            case .whole(let whole): response = whole
+            case .whole(let whole): response = match.route.isResource ? resourceAnswer(whole, to: head) : whole
             case .streamed(let stream): return finish(stream, fault: fault)
             }
         } catch {
             response = error.response
         }
         return finish(response, fault: fault)
+    }
+
+    /// A resource's answer with its validators, and the 304, 206 or 416 its request's conditions
+    /// make of a 200 to GET or HEAD (see ``ConditionalResponse``), counted in the stats.
+    private func resourceAnswer(_ response: ServerResponse, to head: HTTPRequestHead) -> ServerResponse {
+        guard response.status == 200, head.method == "GET" || head.method == "HEAD" else { return response }
+        let answer = ConditionalResponse.answer(ResourceValidators.adding(to: response), to: head, now: DateHeader.seconds())
+        switch answer.status {
+        case 304: state.withLock { $0.stats.notModified += 1 }
+        case 206: state.withLock { $0.stats.partialResponses += 1 }
+        default: break
+        }
+        return answer
     }
 
     /// What a route answers: a whole response, or a streamed one.

@@ -49,6 +49,16 @@ enum Route: CaseIterable, Sendable {
         }
     }
 
+    /// Whether its 200 answers to GET and HEAD carry validators (`ETag`, and `Last-Modified` when
+    /// known) and honour conditional and range requests: the routes that read one resource or
+    /// one search, whose answers a client may keep and check.
+    var isResource: Bool {
+        switch self {
+        case .orderSearch, .order, .facility, .book, .user, .review, .photo: true
+        default: false
+        }
+    }
+
     /// Whether `/_demo/stats` counts it. The introspection routes are left out so that reading the
     /// counts, or resetting them, does not change them.
     var isCounted: Bool {

@@ -43,6 +43,10 @@ extension DemoServer {
         /// write the client did not take whole then counts only what went), so that a client that
         /// has read an answer finds it counted: a test can tell a resumed download from a new one.
         public var bytesSent = 0
+        /// `not_modified`: `304 Not Modified` answers to conditional requests.
+        public var notModified = 0
+        /// `partial_responses`: `206 Partial Content` answers to range requests.
+        public var partialResponses = 0
 
         /// The JSON names, snake_case as the rest of the API.
         enum CodingKeys: String, CodingKey {
@@ -56,6 +60,8 @@ extension DemoServer {
             case streamsStarted = "streams_started"
             case streamElementsSent = "stream_elements_sent"
             case bytesSent = "bytes_sent"
+            case notModified = "not_modified"
+            case partialResponses = "partial_responses"
         }
 
         /// All counts at zero.
@@ -77,6 +83,8 @@ extension DemoServer {
                 (CodingKeys.streamsStarted.rawValue, .integer(streamsStarted)),
                 (CodingKeys.streamElementsSent.rawValue, .integer(streamElementsSent)),
                 (CodingKeys.bytesSent.rawValue, .integer(bytesSent)),
+                (CodingKeys.notModified.rawValue, .integer(notModified)),
+                (CodingKeys.partialResponses.rawValue, .integer(partialResponses)),
             ])
         }
     }
