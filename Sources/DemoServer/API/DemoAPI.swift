@@ -138,6 +138,7 @@ final class DemoAPI: HTTPHandler {
         case .review: try .whole(review(match.id))
         case .createPhoto: try .whole(createPhoto(reviewID: match.id, exchange))
         case .photo: try .whole(photo(match.id))
+        case .replacePhoto: try .whole(replacePhoto(match.id, exchange))
         case .book: try .whole(found(DemoData.bookJSON(match.id)))
         case .user: try .whole(found(DemoData.userJSON(match.id)))
         case .tokens: try .whole(issueTokens(exchange))

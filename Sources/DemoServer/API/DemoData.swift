@@ -58,6 +58,17 @@ struct DemoData: Sendable {
         /// it in ranges checks once it has put them together.
         var reprDigest: String { "sha-256=:\(Data(digest).base64EncodedString()):" }
 
+        /// New bytes for the photo. `Last-Modified` becomes `now`, and always moves forward by at
+        /// least a second, so that a date names one version of the bytes: a client resuming with
+        /// `If-Range: <date>` after a replacement in the same second gets the new photo whole,
+        /// never a splice of two.
+        mutating func replace(bytes: [UInt8], digest: [UInt8], contentType: String, now: Int64) {
+            self.bytes = bytes
+            self.digest = digest
+            self.contentType = contentType
+            lastModified = max(now, lastModified + 1)
+        }
+
         /// The fields of a photo's answer that describe its bytes.
         var representationHeaders: [(name: String, value: String)] {
             [("Content-Type", contentType), ("ETag", etag.description), ("Last-Modified", HTTPDate.format(lastModified)),
