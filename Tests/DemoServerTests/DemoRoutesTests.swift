@@ -78,7 +78,7 @@ final class DemoRoutesTests: ServerTestCase {
         XCTAssertGreaterThan(bytesSent, 0)
         XCTAssertEqual(reply.text, #"{"requests":{"GET /health":1,"GET /orders/:id":4,"POST /tokens":1},"logins":1,"#
             + #""token_refreshes":0,"refresh_tokens_rejected":0,"photos_stored":0,"malformed":0,"connections_accepted":1,"tls_handshakes":0,"tls_server_names":{},"streams_started":0,"stream_elements_sent":0,"#
-            + #""bytes_sent":\#(bytesSent),"not_modified":0,"partial_responses":0}"#)
+            + #""bytes_sent":\#(bytesSent),"not_modified":0,"partial_responses":0,"idempotent_replays":0}"#)
     }
 
     /// Whole, streamed and cut answers, each read entirely by a raw client before the next

@@ -15,6 +15,8 @@ final class DemoAPI: HTTPHandler {
         var faultCounts: [String: Int] = [:]
         /// Requests that have reached a `barrier=N` fault, per exact `X-Demo-Fault` value.
         var barrierArrivals: [String: Int] = [:]
+        /// The `Idempotency-Key` values seen, and what became of their requests.
+        var idempotency = IdempotencyStore()
     }
 
     /// A refusal carrying the response to send, so handlers can `throw` their error answers.
@@ -88,6 +90,10 @@ final class DemoAPI: HTTPHandler {
         if let match, match.route.isCounted {
             state.withLock { $0.stats.requests["\(head.method) \(match.route.pattern)", default: 0] += 1 }
         }
+        // A key is taken before the faults, so that a request a fault holds (`delay`, `barrier`)
+        // holds its key as a slow first attempt would: another with the same key meanwhile is a 409.
+        let arrival = match.flatMap { arrive(on: $0.route, head) }
+        defer { if case .claimed(let claim) = arrival { release(claim) } }
         // Faults come first: a test asking for a 503 gets it whatever else is wrong with the request.
         let fault: Fault?
         switch applyFaults(exchange) {
@@ -99,7 +105,7 @@ final class DemoAPI: HTTPHandler {
             // Everything under /_demo/ is open, known route or not, so tests can always reach it.
             if match?.route.requiresToken ?? !head.path.hasPrefix("/_demo/") { try authenticate(head) }
             guard let match else { throw Refusal(404, "not_found") }
-            switch try route(match, exchange) {
+            switch try route(match, exchange, claim: arrival?.claim()) {
             case .whole(let whole): response = match.route.isResource ? resourceAnswer(whole, to: head) : whole
             case .streamed(let stream): return finish(stream, fault: fault)
             }
@@ -128,17 +134,17 @@ final class DemoAPI: HTTPHandler {
         case streamed(StreamedResponse)
     }
 
-    private func route(_ match: Route.Match, _ exchange: HTTPExchange) throws(Refusal) -> Answer {
+    private func route(_ match: Route.Match, _ exchange: HTTPExchange, claim: IdempotencyClaim?) throws(Refusal) -> Answer {
         switch match.route {
         case .health: .whole(.json(200, .object([("status", .string("ok"))])))
         case .orderSearch: try .whole(searchOrders(exchange.head))
         case .order: try .whole(order(match.id))
         case .facility: try .whole(found(DemoData.facilityJSON(match.id)))
-        case .createReview: try .whole(createReview(facilityID: match.id, exchange))
+        case .createReview: try .whole(createReview(facilityID: match.id, exchange, claim: claim))
         case .review: try .whole(review(match.id))
-        case .createPhoto: try .whole(createPhoto(reviewID: match.id, exchange))
+        case .createPhoto: try .whole(createPhoto(reviewID: match.id, exchange, claim: claim))
         case .photo: try .whole(photo(match.id))
-        case .replacePhoto: try .whole(replacePhoto(match.id, exchange))
+        case .replacePhoto: try .whole(replacePhoto(match.id, exchange, claim: claim))
         case .book: try .whole(found(DemoData.bookJSON(match.id)))
         case .user: try .whole(found(DemoData.userJSON(match.id)))
         case .tokens: try .whole(issueTokens(exchange))

@@ -60,6 +60,15 @@ enum Route: CaseIterable, Sendable {
         }
     }
 
+    /// Whether it takes an `Idempotency-Key`: the routes that create or change something, where
+    /// a retry of an answer that was lost must not do it twice.
+    var takesIdempotencyKey: Bool {
+        switch self {
+        case .createReview, .createPhoto, .replacePhoto: true
+        default: false
+        }
+    }
+
     /// Whether `/_demo/stats` counts it. The introspection routes are left out so that reading the
     /// counts, or resetting them, does not change them.
     var isCounted: Bool {

@@ -47,6 +47,9 @@ extension DemoServer {
         public var notModified = 0
         /// `partial_responses`: `206 Partial Content` answers to range requests.
         public var partialResponses = 0
+        /// `idempotent_replays`: answers sent again to a request repeating an `Idempotency-Key`
+        /// (the work was not done again).
+        public var idempotentReplays = 0
 
         /// The JSON names, snake_case as the rest of the API.
         enum CodingKeys: String, CodingKey {
@@ -62,6 +65,7 @@ extension DemoServer {
             case bytesSent = "bytes_sent"
             case notModified = "not_modified"
             case partialResponses = "partial_responses"
+            case idempotentReplays = "idempotent_replays"
         }
 
         /// All counts at zero.
@@ -85,6 +89,7 @@ extension DemoServer {
                 (CodingKeys.bytesSent.rawValue, .integer(bytesSent)),
                 (CodingKeys.notModified.rawValue, .integer(notModified)),
                 (CodingKeys.partialResponses.rawValue, .integer(partialResponses)),
+                (CodingKeys.idempotentReplays.rawValue, .integer(idempotentReplays)),
             ])
         }
     }

@@ -17,6 +17,12 @@ extension ServerTestCase {
         return try await send("POST", "/reviews/\(reviewID)/photos", headers: headers, body: body.closed, token: token)
     }
 
+    /// The multipart body `uploadPhoto` sends, for a test that sends it raw.
+    func photoUploadBody(_ image: [UInt8], filename: String = "photo.jpg") -> MultipartBody {
+        var body = MultipartBody()
+        body.addFile(filename: filename, data: image)
+        return body
+    }
 }
 
 /// The strong entity tag the server gives a JSON body: its 64-bit FNV-1a hash, 16 hex digits, in

@@ -5,9 +5,9 @@
 // promises (see `drive`). One input in 16 that parses cleanly and ends between requests is then
 // sent over and over, pipelined, past 64 KiB, so that the parser compacts its buffer mid-request:
 // the same requests must come out, repeated. The conditional-request parsers (`Range`, `If-Range`,
-// `If-None-Match`, HTTP-dates) then read each parsed request's fields, and the input itself as
-// one field value: they must not trap, and keep their promises (see `checkConditions`). Built and
-// run by `.ci/fuzz`.
+// `If-None-Match`, HTTP-dates) and the `Idempotency-Key` parser then read each parsed request's
+// fields, and the input itself as one field value: they must not trap, and keep their promises
+// (see `checkConditions`). Built and run by `.ci/fuzz`.
 
 /// What one parse of an input gave, whatever the split.
 struct Outcome: Equatable {
@@ -51,7 +51,7 @@ let fuzzNow: Int64 = 1_767_225_600
 
 /// Runs the parsers of the fields a resource route reads on `values` as the lines of one field,
 /// and checks what they promise: a range resolves inside the representation, a tag or a date
-/// written back reads back the same.
+/// written back reads back the same, a key is 1 to 255 visible ASCII characters.
 func checkConditions(_ values: [String]) {
     if let range = ByteRange.parse(values) {
         for length in [0, 1, 7, 1000, Int.max] {
@@ -73,11 +73,22 @@ func checkConditions(_ values: [String]) {
         check(HTTPDate.parse(HTTPDate.format(seconds), now: fuzzNow) == seconds, "date \(seconds) does not read back")
     case nil: break
     }
+    if case .key(let key) = IdempotencyKey.parse(values) {
+        check((1...IdempotencyKey.maxLength).contains(key.utf8.count) && key.utf8.allSatisfy { (0x21...0x7e).contains($0) },
+              "key \(key)")
+        var quoted = "\""
+        for character in key {
+            if character == "\"" || character == "\\" { quoted.append("\\") }
+            quoted.append(character)
+        }
+        quoted.append("\"")
+        check(IdempotencyKey.parse([quoted]) == .key(key), "key \(key) quoted as \(quoted) does not read back")
+    }
 }
 
-/// ``checkConditions`` on every field a conditional request may carry.
+/// ``checkConditions`` on every field a conditional or idempotent request may carry.
 func checkConditions(_ head: HTTPRequestHead) {
-    for name in ["Range", "If-Range", "If-None-Match", "If-Modified-Since"] {
+    for name in ["Range", "If-Range", "If-None-Match", "If-Modified-Since", "Idempotency-Key"] {
         let values = head.headers.values(name)
         checkConditions(values)
         for value in values { checkConditions([value]) }
