@@ -87,10 +87,15 @@ struct SHA256: Sendable {
 
     /// The digest as 64 lower-case hex characters, the form the API reports.
     mutating func finalizeHex() -> String {
+        Self.hex(finalize())
+    }
+
+    /// A digest in lower-case hex, two characters a byte.
+    static func hex(_ digest: [UInt8]) -> String {
         let digits: [Character] = Array("0123456789abcdef")
         var text = ""
-        text.reserveCapacity(64)
-        for byte in finalize() {
+        text.reserveCapacity(digest.count * 2)
+        for byte in digest {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0f)])
         }

@@ -73,8 +73,33 @@ final class DemoRoutesTests: ServerTestCase {
         _ = try await send("GET", "/health")
         _ = try await send("GET", "/orders/1")  // 401, still a request to the route
         let reply = try await send("GET", "/_demo/stats")
+        // What the answers so far came to on the wire: their heads carry the time, so only its presence is fixed.
+        let bytesSent = try XCTUnwrap(reply.object["bytes_sent"] as? Int)
+        XCTAssertGreaterThan(bytesSent, 0)
         XCTAssertEqual(reply.text, #"{"requests":{"GET /health":1,"GET /orders/:id":4,"POST /tokens":1},"logins":1,"#
-            + #""token_refreshes":0,"refresh_tokens_rejected":0,"photos_stored":0,"malformed":0,"connections_accepted":1,"tls_handshakes":0,"tls_server_names":{},"streams_started":0,"stream_elements_sent":0}"#)
+            + #""token_refreshes":0,"refresh_tokens_rejected":0,"photos_stored":0,"malformed":0,"connections_accepted":1,"tls_handshakes":0,"tls_server_names":{},"streams_started":0,"stream_elements_sent":0,"#
+            + #""bytes_sent":\#(bytesSent),"not_modified":0,"partial_responses":0,"idempotent_replays":0}"#)
+    }
+
+    /// Whole, streamed and cut answers, each read entirely by a raw client before the next
+    /// request: the server's count grows by exactly what the clients received.
+    func test_bytesSent_isEveryByteClientsReceived_ofWholeStreamedAndCutAnswers() throws {
+        let client = try rawClient()
+        func sentSoFar() throws -> Int {
+            let reply = try client.request("GET", "/_demo/stats", token: "")
+            return try XCTUnwrap(jsonObject(reply.text)["bytes_sent"] as? Int)
+        }
+        let start = client.bytesReceived
+        let before = try sentSoFar()
+        XCTAssertEqual(try client.request("GET", "/health", token: "").status, 200)
+        client.send("GET /_demo/lines?count=3 HTTP/1.1\nHost: x\n\n".crlf)
+        XCTAssertEqual(try client.readHead().status, 200)
+        XCTAssertEqual(try client.readChunks().count, 3)
+        let cut = try rawClient()
+        cut.send("GET /health HTTP/1.1\nHost: x\nX-Demo-Fault: drop-after=12\n\n".crlf)
+        XCTAssertEqual(cut.readUntilClosed().bytes.count, 12)
+        let received = client.bytesReceived - start + cut.bytesReceived
+        XCTAssertEqual(try sentSoFar() - before, received, "the first stats answer, /health, the stream and the cut answer")
     }
 
     func test_reset_restoresDemoDataAndClearsTokensReviewsAndStats() async throws {

@@ -1,6 +1,41 @@
 /// Photo upload (`multipart/form-data`) and download.
 extension DemoAPI {
-    func createPhoto(reviewID: Int, _ exchange: HTTPExchange) throws(Refusal) -> ServerResponse {
+    /// A photo as an upload delivered it, not yet stored.
+    struct PhotoDraft {
+        var type: String
+        var filename: String
+        var bytes: [UInt8]
+        var digest: [UInt8]
+    }
+
+    /// `POST /reviews/:review_id/photos`: stores the `photo` part of a multipart body on the
+    /// review; with an `Idempotency-Key`, once per key.
+    func createPhoto(reviewID: Int, _ exchange: HTTPExchange, claim: IdempotencyClaim?) throws(Refusal) -> ServerResponse {
+        try once(claim, base: ["POST", Route.createPhoto.pattern, String(reviewID)]) { () throws(Refusal) in
+            let (draft, caption) = try parsePhotoUpload(reviewID: reviewID, exchange)
+            return (draft, [draft.digest, Array(draft.filename.utf8), Array(draft.type.utf8), caption])
+        } commit: { (draft: PhotoDraft) throws(Refusal) in
+            let photo = state.withLock { state -> DemoData.Photo? in
+                // The review may have gone (a reset) while the body was parsed.
+                guard state.data.reviews[reviewID] != nil else { return nil }
+                let photo = DemoData.Photo(
+                    id: state.data.nextPhotoID, reviewID: reviewID, contentType: draft.type, filename: draft.filename,
+                    bytes: draft.bytes, digest: draft.digest, lastModified: DateHeader.seconds()
+                )
+                state.data.nextPhotoID += 1
+                state.data.photos[photo.id] = photo
+                state.data.reviews[reviewID]?.photoURLs.append(photo.url)
+                state.stats.photosStored += 1
+                return photo
+            }
+            guard let photo else { throw Refusal(404, "not_found") }
+            return .json(201, photo.json, headers: [("Location", photo.url)])
+        }
+    }
+
+    /// The photo and caption of an upload, checked and hashed in one pass over the body; nothing
+    /// is stored yet.
+    private func parsePhotoUpload(reviewID: Int, _ exchange: HTTPExchange) throws(Refusal) -> (PhotoDraft, caption: [UInt8]) {
         guard state.withLock({ $0.data.reviews[reviewID] != nil }) else { throw Refusal(404, "not_found") }
         guard let type = exchange.head.headers["Content-Type"].flatMap(HeaderParameters.parse),
               type.value == "multipart/form-data"
@@ -21,25 +56,14 @@ extension DemoAPI {
         }
         guard complete else { throw Refusal(500, "the request body could not be read back from disk") }
         guard let received = upload.finishedPhoto() else { throw Refusal(422, "no photo part") }
-        let photo = state.withLock { state -> DemoData.Photo? in
-            // The review may have gone (a reset) while the body was parsed.
-            guard state.data.reviews[reviewID] != nil else { return nil }
-            let photo = DemoData.Photo(
-                id: state.data.nextPhotoID, reviewID: reviewID, contentType: received.type, filename: received.filename,
-                bytes: received.bytes, sha256: received.sha256
-            )
-            state.data.nextPhotoID += 1
-            state.data.photos[photo.id] = photo
-            state.data.reviews[reviewID]?.photoURLs.append(photo.url)
-            state.stats.photosStored += 1
-            return photo
-        }
-        guard let photo else { throw Refusal(404, "not_found") }
-        return .json(201, photo.json, headers: [("Location", photo.url)])
+        let draft = PhotoDraft(type: received.type, filename: received.filename, bytes: received.bytes, digest: received.digest)
+        return (draft, upload.caption)
     }
 
+    /// `GET /photos/:id`: the bytes, with the validators and digest that let a client fetch them
+    /// in ranges, resume, and check what it put together.
     func photo(_ id: Int) throws(Refusal) -> ServerResponse {
         guard let photo = state.withLock({ $0.data.photos[id] }) else { throw Refusal(404, "not_found") }
-        return ServerResponse(status: 200, headers: [("Content-Type", photo.contentType)], body: photo.bytes)
+        return ServerResponse(status: 200, headers: photo.representationHeaders, body: photo.bytes)
     }
 }

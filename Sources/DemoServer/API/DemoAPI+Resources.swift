@@ -18,8 +18,26 @@ extension DemoAPI {
     }
 
     /// `POST /facilities/:facility_id/reviews` with `content` (a string) and `rating` (an integer
-    /// from 1 to 5), as a form or as JSON.
-    func createReview(facilityID: Int, _ exchange: HTTPExchange) throws(Refusal) -> ServerResponse {
+    /// from 1 to 5), as a form or as JSON; with an `Idempotency-Key`, once per key.
+    func createReview(facilityID: Int, _ exchange: HTTPExchange, claim: IdempotencyClaim?) throws(Refusal) -> ServerResponse {
+        try once(claim, base: ["POST", Route.createReview.pattern, String(facilityID)]) { () throws(Refusal) in
+            let (content, rating) = try parseReview(facilityID: facilityID, exchange)
+            return ((content, rating), [Array(content.utf8), Array(String(rating).utf8)])
+        } commit: { (review: (content: String, rating: Int)) in
+            let created = state.withLock { state in
+                let created = DemoData.Review(
+                    id: state.data.nextReviewID, facilityID: facilityID, content: review.content, rating: review.rating
+                )
+                state.data.nextReviewID += 1
+                state.data.reviews[created.id] = created
+                return created
+            }
+            return .json(201, created.json, headers: [("Location", "/reviews/\(created.id)")])
+        }
+    }
+
+    /// A review's content and rating, checked; nothing is stored yet.
+    private func parseReview(facilityID: Int, _ exchange: HTTPExchange) throws(Refusal) -> (content: String, rating: Int) {
         guard DemoData.facilities[facilityID] != nil else { throw Refusal(404, "not_found") }
         let content: String
         let rating: Int
@@ -42,12 +60,6 @@ extension DemoAPI {
             rating = number
         }
         guard (1...5).contains(rating) else { throw Refusal(422, "rating must be between 1 and 5") }
-        let review = state.withLock { state in
-            let review = DemoData.Review(id: state.data.nextReviewID, facilityID: facilityID, content: content, rating: rating)
-            state.data.nextReviewID += 1
-            state.data.reviews[review.id] = review
-            return review
-        }
-        return .json(201, review.json, headers: [("Location", "/reviews/\(review.id)")])
+        return (content, rating)
     }
 }

@@ -15,6 +15,8 @@ final class DemoAPI: HTTPHandler {
         var faultCounts: [String: Int] = [:]
         /// Requests that have reached a `barrier=N` fault, per exact `X-Demo-Fault` value.
         var barrierArrivals: [String: Int] = [:]
+        /// The `Idempotency-Key` values seen, and what became of their requests.
+        var idempotency = IdempotencyStore()
     }
 
     /// A refusal carrying the response to send, so handlers can `throw` their error answers.
@@ -71,6 +73,10 @@ final class DemoAPI: HTTPHandler {
         state.withLock { $0.stats.streamElementsSent += count }
     }
 
+    func recordBytesSent(_ count: Int) {
+        state.withLock { $0.stats.bytesSent += count }
+    }
+
     func recordHandshake(serverName: String?) {
         state.withLock { state in
             state.stats.tlsHandshakes += 1
@@ -84,44 +90,23 @@ final class DemoAPI: HTTPHandler {
         if let match, match.route.isCounted {
             state.withLock { $0.stats.requests["\(head.method) \(match.route.pattern)", default: 0] += 1 }
         }
+        // A key is taken before the faults, so that a request a fault holds (`delay`, `barrier`)
+        // holds its key as a slow first attempt would: another with the same key meanwhile is a 409.
+        let arrival = match.flatMap { arrive(on: $0.route, head) }
+        defer { if case .claimed(let claim) = arrival { release(claim) } }
         // Faults come first: a test asking for a 503 gets it whatever else is wrong with the request.
-        let faultHeader = head.headers[Fault.headerName]
-        var fault: Fault?
-        if let faultHeader {
-            do {
-                let parsed = try Fault.parse(faultHeader)
-                if shouldApply(parsed, headerValue: faultHeader) { fault = parsed }
-            } catch {
-                return .respond(.message(400, error.message))
-            }
-        }
-        if let fault, let faultHeader {
-            if let size = fault.barrier, !passBarrier(size, headerValue: faultHeader, exchange) { return .drop }
-            if let delay = fault.delay, !exchange.pause(delay) { return .drop }
-            if fault.drop { return .drop }
-            if let status = fault.status {
-                return finish(.message(status, "injected"), fault: fault)
-            }
-            if fault.garbageBody {
-                let garbage = ServerResponse(
-                    status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Self.garbageBody
-                )
-                return finish(garbage, fault: fault)
-            }
-            if let size = fault.bodyBytes {
-                let body = ServerResponse(
-                    status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Self.paddedBody(size)
-                )
-                return finish(body, fault: fault)
-            }
+        let fault: Fault?
+        switch applyFaults(exchange) {
+        case .done(let reply): return reply
+        case .proceed(let proceeding): fault = proceeding
         }
         let response: ServerResponse
         do throws(Refusal) {
             // Everything under /_demo/ is open, known route or not, so tests can always reach it.
             if match?.route.requiresToken ?? !head.path.hasPrefix("/_demo/") { try authenticate(head) }
             guard let match else { throw Refusal(404, "not_found") }
-            switch try route(match, exchange) {
-            case .whole(let whole): response = whole
+            switch try route(match, exchange, claim: arrival?.claim()) {
+            case .whole(let whole): response = match.route.isResource ? resourceAnswer(whole, to: head) : whole
             case .streamed(let stream): return finish(stream, fault: fault)
             }
         } catch {
@@ -130,79 +115,17 @@ final class DemoAPI: HTTPHandler {
         return finish(response, fault: fault)
     }
 
-    /// A JSON document of exactly `size` bytes: a string of `x`s (spaces below two bytes, which
-    /// JSON reads as nothing).
-    static func paddedBody(_ size: Int) -> [UInt8] {
-        guard size >= 2 else { return [UInt8](repeating: 0x20, count: size) }
-        var body = [UInt8](repeating: UInt8(ascii: "x"), count: size)
-        body[0] = UInt8(ascii: "\"")
-        body[size - 1] = UInt8(ascii: "\"")
-        return body
-    }
-
-    /// Counts the request against `times` and says whether the fault applies to it.
-    private func shouldApply(_ fault: Fault, headerValue: String) -> Bool {
-        guard let times = fault.times else { return true }
-        let seen = state.withLock { state in
-            state.faultCounts[headerValue, default: 0] += 1
-            return state.faultCounts[headerValue, default: 0]
+    /// A resource's answer with its validators, and the 304, 206 or 416 its request's conditions
+    /// make of a 200 to GET or HEAD (see ``ConditionalResponse``), counted in the stats.
+    private func resourceAnswer(_ response: ServerResponse, to head: HTTPRequestHead) -> ServerResponse {
+        guard response.status == 200, head.method == "GET" || head.method == "HEAD" else { return response }
+        let answer = ConditionalResponse.answer(ResourceValidators.adding(to: response), to: head, now: DateHeader.seconds())
+        switch answer.status {
+        case 304: state.withLock { $0.stats.notModified += 1 }
+        case 206: state.withLock { $0.stats.partialResponses += 1 }
+        default: break
         }
-        return seen <= times
-    }
-
-    /// How often a request held at a barrier looks whether its group is complete; between looks
-    /// it watches its connection, so a client hanging up or the server stopping ends the wait.
-    static let barrierPollInterval = Duration.milliseconds(20)
-
-    /// Holds the request until `size` requests with this header value have arrived (counting it),
-    /// the whole group of `size` it belongs to; false when the wait is abandoned: the client hung
-    /// up, the server is stopping, or ``Fault/maxDelay`` passed.
-    private func passBarrier(_ size: Int, headerValue: String, _ exchange: HTTPExchange) -> Bool {
-        let ticket = state.withLock { state in
-            defer { state.barrierArrivals[headerValue, default: 0] += 1 }
-            return state.barrierArrivals[headerValue, default: 0]
-        }
-        let groupComplete = (ticket / size + 1) * size
-        let deadline = ContinuousClock.now + Fault.maxDelay
-        while state.withLock({ $0.barrierArrivals[headerValue, default: 0] }) < groupComplete {
-            guard ContinuousClock.now < deadline, exchange.pause(Self.barrierPollInterval) else { return false }
-        }
-        return true
-    }
-
-    /// The parts of a fault that change a response rather than replace it.
-    func finish(_ response: ServerResponse, fault: Fault?) -> HTTPReply {
-        var response = response
-        guard let fault else { return .respond(response) }
-        if let retryAfter = fault.retryAfter { response.setHeader("Retry-After", String(retryAfter)) }
-        if let contentType = fault.contentType { response.setHeader("Content-Type", contentType) }
-        if let challenge = fault.challenge { response.setHeader("WWW-Authenticate", "\(challenge) realm=\"demo\"") }
-        if fault.gzip, !response.forbidsBody {
-            response.body = Gzip.compress(response.body)
-            response.setHeader("Content-Encoding", "gzip")
-        }
-        if let stallAfter = fault.stallAfter { return .respond(response, cut: Cut(after: stallAfter, hold: Fault.maxDelay)) }
-        return .respond(response, cut: fault.dropAfter.map { Cut(after: $0, hold: nil) })
-    }
-
-    /// RFC 6750 §3: no credentials get a bare challenge, bad credentials an `invalid_token` one.
-    private func authenticate(_ head: HTTPRequestHead) throws(Refusal) {
-        let credentials = head.headers["Authorization"] ?? ""
-        let parts = credentials.split(separator: " ", maxSplits: 1)
-        let strict = tokenStyle != .demo
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            if strict { throw Refusal(ServerResponse(status: 401, headers: [("WWW-Authenticate", "Bearer realm=\"demo\"")])) }
-            throw Refusal(.message(401, "unauthorized", headers: [("WWW-Authenticate", "Bearer")]))
-        }
-        let token = parts[1].trimmingOWS()
-        let now = tokenClock()
-        guard state.withLock({ $0.tokens.check(access: token, now: now) }) == .valid else {
-            if strict {
-                let challenge = "Bearer realm=\"demo\", error=\"invalid_token\", error_description=\"The access token expired\""
-                throw Refusal(ServerResponse(status: 401, headers: [("WWW-Authenticate", challenge)]))
-            }
-            throw Refusal(.message(401, "invalid_token", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")]))
-        }
+        return answer
     }
 
     /// What a route answers: a whole response, or a streamed one.
@@ -211,16 +134,17 @@ final class DemoAPI: HTTPHandler {
         case streamed(StreamedResponse)
     }
 
-    private func route(_ match: Route.Match, _ exchange: HTTPExchange) throws(Refusal) -> Answer {
+    private func route(_ match: Route.Match, _ exchange: HTTPExchange, claim: IdempotencyClaim?) throws(Refusal) -> Answer {
         switch match.route {
         case .health: .whole(.json(200, .object([("status", .string("ok"))])))
         case .orderSearch: try .whole(searchOrders(exchange.head))
         case .order: try .whole(order(match.id))
         case .facility: try .whole(found(DemoData.facilityJSON(match.id)))
-        case .createReview: try .whole(createReview(facilityID: match.id, exchange))
+        case .createReview: try .whole(createReview(facilityID: match.id, exchange, claim: claim))
         case .review: try .whole(review(match.id))
-        case .createPhoto: try .whole(createPhoto(reviewID: match.id, exchange))
+        case .createPhoto: try .whole(createPhoto(reviewID: match.id, exchange, claim: claim))
         case .photo: try .whole(photo(match.id))
+        case .replacePhoto: try .whole(replacePhoto(match.id, exchange, claim: claim))
         case .book: try .whole(found(DemoData.bookJSON(match.id)))
         case .user: try .whole(found(DemoData.userJSON(match.id)))
         case .tokens: try .whole(issueTokens(exchange))
@@ -239,39 +163,5 @@ final class DemoAPI: HTTPHandler {
     func found(_ value: JSONValue?) throws(Refusal) -> ServerResponse {
         guard let value else { throw Refusal(404, "not_found") }
         return .json(200, value)
-    }
-
-    // MARK: - Request bodies
-
-    /// A form or JSON body, the two types the API's POST routes take.
-    enum Fields {
-        case form([(name: String, value: String)])
-        case json(JSONValue)
-    }
-
-    /// The lower-cased media type of the request body, without parameters.
-    func mediaType(_ head: HTTPRequestHead) -> String? {
-        head.headers["Content-Type"].flatMap { HeaderParameters.parse($0)?.value }
-    }
-
-    /// The body as form or JSON fields: 415 for another type, 413 past 1 MiB, 422 when it does not
-    /// parse (or JSON that is not an object).
-    func readFields(_ exchange: HTTPExchange) throws(Refusal) -> Fields {
-        let type = mediaType(exchange.head)
-        guard type == "application/x-www-form-urlencoded" || type == "application/json" else {
-            throw Refusal(415, "body must be application/x-www-form-urlencoded or application/json")
-        }
-        guard let bytes = exchange.body.bytes(limit: Self.maxFieldsBodyBytes) else {
-            throw Refusal(413, "form and JSON bodies are limited to 1 MiB")
-        }
-        if type == "application/json" {
-            guard let value = JSONParser.parse(bytes) else { throw Refusal(422, "body is not valid JSON") }
-            guard case .object = value else { throw Refusal(422, "body must be a JSON object") }
-            return .json(value)
-        }
-        guard let text = String(bytes: bytes, encoding: .utf8), let pairs = FormURLEncoded.decode(text) else {
-            throw Refusal(422, "body is not valid form data")
-        }
-        return .form(pairs)
     }
 }

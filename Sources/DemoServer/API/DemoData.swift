@@ -1,3 +1,5 @@
+import Foundation
+
 /// The fixed resources the server starts with (and returns to on `/_demo/reset`), and the
 /// resources clients create.
 ///
@@ -37,9 +39,41 @@ struct DemoData: Sendable {
         /// The file name the client gave the part, as sent back in `filename`.
         var filename: String
         var bytes: [UInt8]
-        var sha256: String
+        /// The SHA-256 of `bytes`.
+        var digest: [UInt8]
+        /// When the photo was stored or its bytes last replaced, in whole seconds since 1970: its
+        /// `Last-Modified`.
+        var lastModified: Int64
 
         var url: String { "/photos/\(id)" }
+
+        /// The SHA-256 of the bytes in hex, as the API reports it.
+        var sha256: String { SHA256.hex(digest) }
+
+        /// The strong entity tag of the bytes: the first 32 hex digits of their SHA-256, as
+        /// unique as a tag needs to be and short enough to read in a log.
+        var etag: EntityTag { EntityTag(opaque: String(sha256.prefix(32))) }
+
+        /// `Repr-Digest` (RFC 9530): the SHA-256 of the whole photo, which a client that fetched
+        /// it in ranges checks once it has put them together.
+        var reprDigest: String { "sha-256=:\(Data(digest).base64EncodedString()):" }
+
+        /// New bytes for the photo. `Last-Modified` becomes `now`, and always moves forward by at
+        /// least a second, so that a date names one version of the bytes: a client resuming with
+        /// `If-Range: <date>` after a replacement in the same second gets the new photo whole,
+        /// never a splice of two.
+        mutating func replace(bytes: [UInt8], digest: [UInt8], contentType: String, now: Int64) {
+            self.bytes = bytes
+            self.digest = digest
+            self.contentType = contentType
+            lastModified = max(now, lastModified + 1)
+        }
+
+        /// The fields of a photo's answer that describe its bytes.
+        var representationHeaders: [(name: String, value: String)] {
+            [("Content-Type", contentType), ("ETag", etag.description), ("Last-Modified", HTTPDate.format(lastModified)),
+             ("Repr-Digest", reprDigest)]
+        }
 
         var json: JSONValue {
             .object([("id", .integer(id)), ("review_id", .integer(reviewID)), ("url", .string(url)),

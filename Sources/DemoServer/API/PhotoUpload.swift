@@ -17,12 +17,12 @@ struct PhotoUpload {
     private(set) var caption: [UInt8] = []
     private var hasher = SHA256()
     private var current = Current.none
-    private var sha256: String?
+    private var digest: [UInt8]?
 
-    /// The finished photo: type, file name, bytes and hex SHA-256; nil when no photo part came.
-    mutating func finishedPhoto() -> (type: String, filename: String, bytes: [UInt8], sha256: String)? {
-        guard let photoType, let photoFilename, let sha256 else { return nil }
-        return (photoType, photoFilename, photoBytes, sha256)
+    /// The finished photo: type, file name, bytes and SHA-256; nil when no photo part came.
+    mutating func finishedPhoto() -> (type: String, filename: String, bytes: [UInt8], digest: [UInt8])? {
+        guard let photoType, let photoFilename, let digest else { return nil }
+        return (photoType, photoFilename, photoBytes, digest)
     }
 
     /// A quoted file name with the escapes browsers and RFC 7578 §2 clients use for the three
@@ -85,7 +85,7 @@ struct PhotoUpload {
                 break
             }
         case .partEnd:
-            if current == .photo { sha256 = hasher.finalizeHex() }
+            if current == .photo { digest = hasher.finalize() }
             current = .none
         }
     }

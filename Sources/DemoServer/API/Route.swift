@@ -1,6 +1,6 @@
 /// Every route of the demo API, with its method, path pattern and whether it needs a token.
 enum Route: CaseIterable, Sendable {
-    case health, orderSearch, order, facility, createReview, review, createPhoto, photo, book, user
+    case health, orderSearch, order, facility, createReview, review, createPhoto, photo, replacePhoto, book, user
     case tokens
     case redirect, echo, stats, reset, expireTokens
     /// Streamed: an event stream, or JSON lines.
@@ -12,6 +12,7 @@ enum Route: CaseIterable, Sendable {
         case .health, .orderSearch, .order, .facility, .review, .photo, .book, .user, .stats: "GET"
         case .photoStates, .orderLines, .demoEvents, .demoLines: "GET"
         case .createReview, .createPhoto, .tokens, .reset, .expireTokens: "POST"
+        case .replacePhoto: "PUT"
         case .redirect, .echo: nil
         }
     }
@@ -26,7 +27,7 @@ enum Route: CaseIterable, Sendable {
         case .createReview: "/facilities/:facility_id/reviews"
         case .review: "/reviews/:id"
         case .createPhoto: "/reviews/:review_id/photos"
-        case .photo: "/photos/:id"
+        case .photo, .replacePhoto: "/photos/:id"
         case .book: "/books/:id"
         case .user: "/users/:id"
         case .tokens: "/tokens"
@@ -46,6 +47,25 @@ enum Route: CaseIterable, Sendable {
         switch self {
         case .health, .tokens, .redirect, .echo, .stats, .reset, .expireTokens, .demoEvents, .demoLines: false
         default: true
+        }
+    }
+
+    /// Whether its 200 answers to GET and HEAD carry validators (`ETag`, and `Last-Modified` when
+    /// known) and honour conditional and range requests: the routes that read one resource or
+    /// one search, whose answers a client may keep and check.
+    var isResource: Bool {
+        switch self {
+        case .orderSearch, .order, .facility, .book, .user, .review, .photo: true
+        default: false
+        }
+    }
+
+    /// Whether it takes an `Idempotency-Key`: the routes that create or change something, where
+    /// a retry of an answer that was lost must not do it twice.
+    var takesIdempotencyKey: Bool {
+        switch self {
+        case .createReview, .createPhoto, .replacePhoto: true
+        default: false
         }
     }
 

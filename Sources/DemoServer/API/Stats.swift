@@ -38,6 +38,18 @@ extension DemoServer {
         public var streamsStarted = 0
         /// `stream_elements_sent`: events and lines written to clients, over every stream.
         public var streamElementsSent = 0
+        /// `bytes_sent`: every byte written to clients, over every connection: heads and bodies of
+        /// whole, cut and streamed answers, and error answers. Counted as each write begins (a
+        /// write the client did not take whole then counts only what went), so that a client that
+        /// has read an answer finds it counted: a test can tell a resumed download from a new one.
+        public var bytesSent = 0
+        /// `not_modified`: `304 Not Modified` answers to conditional requests.
+        public var notModified = 0
+        /// `partial_responses`: `206 Partial Content` answers to range requests.
+        public var partialResponses = 0
+        /// `idempotent_replays`: answers sent again to a request repeating an `Idempotency-Key`
+        /// (the work was not done again).
+        public var idempotentReplays = 0
 
         /// The JSON names, snake_case as the rest of the API.
         enum CodingKeys: String, CodingKey {
@@ -50,6 +62,10 @@ extension DemoServer {
             case tlsServerNames = "tls_server_names"
             case streamsStarted = "streams_started"
             case streamElementsSent = "stream_elements_sent"
+            case bytesSent = "bytes_sent"
+            case notModified = "not_modified"
+            case partialResponses = "partial_responses"
+            case idempotentReplays = "idempotent_replays"
         }
 
         /// All counts at zero.
@@ -70,6 +86,10 @@ extension DemoServer {
                 (CodingKeys.tlsServerNames.rawValue, .object(tlsServerNames.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.integer($0.value)) })),
                 (CodingKeys.streamsStarted.rawValue, .integer(streamsStarted)),
                 (CodingKeys.streamElementsSent.rawValue, .integer(streamElementsSent)),
+                (CodingKeys.bytesSent.rawValue, .integer(bytesSent)),
+                (CodingKeys.notModified.rawValue, .integer(notModified)),
+                (CodingKeys.partialResponses.rawValue, .integer(partialResponses)),
+                (CodingKeys.idempotentReplays.rawValue, .integer(idempotentReplays)),
             ])
         }
     }

@@ -57,6 +57,8 @@ final class Connection {
                 return
             }
         }
+        let handler = self.handler
+        stream.onWrite = { handler.recordBytesSent($0) }
         var head: HTTPRequestHead?
         let body = IncomingBody(spillThreshold: settings.spillThreshold)
         defer { body.close() }

@@ -4,19 +4,16 @@ import Glibc
 import Darwin
 #endif
 
-/// The IMF-fixdate of RFC 9110 §5.6.7, such as `Sun, 06 Nov 1994 08:49:37 GMT`.
+/// The server's clock as HTTP sees it: whole seconds of wall-clock time, written as an
+/// IMF-fixdate (RFC 9110 §5.6.7) such as `Sun, 06 Nov 1994 08:49:37 GMT`.
 enum DateHeader {
-    private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
+    /// The `Date` of an answer made now.
     static func now() -> String {
-        var seconds = time(nil)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let day = days[Int(parts.tm_wday) % 7]
-        let month = months[Int(parts.tm_mon) % 12]
-        return "\(day), \(two(parts.tm_mday)) \(month) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        HTTPDate.format(seconds())
+    }
+
+    /// Whole seconds since 1970 now: what `Date` and `Last-Modified` are made of.
+    static func seconds() -> Int64 {
+        Int64(time(nil))
     }
 }

@@ -39,4 +39,8 @@ protocol HTTPHandler: Sendable {
     func recordStreamStarted()
     /// Called as a stream's elements go out, with how many went in one write.
     func recordStreamElementsSent(_ count: Int)
+    /// Called as bytes go to a client, once per write with how many: before the write, so that a
+    /// client that has read them finds them counted, and again after a write that failed, with
+    /// minus the bytes that did not go.
+    func recordBytesSent(_ count: Int)
 }

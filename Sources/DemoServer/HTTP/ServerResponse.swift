@@ -1,7 +1,8 @@
 /// A response to write: status, header fields and the whole body.
 ///
-/// `serializedHead` adds `Content-Length` (every whole response but 204 has one; RFC 9110 §8.6
-/// forbids it there), `Date`, and `Connection: close` when the connection ends after it.
+/// `serializedHead` adds `Content-Length` (every whole response but 204 and 304 has one: RFC 9110
+/// §8.6 forbids it on a 204, and on a 304 it would have to be the length of the body the client
+/// already has, not 0), `Date`, and `Connection: close` when the connection ends after it.
 struct ServerResponse: Sendable {
     var status: Int
     var headers: [(name: String, value: String)]
@@ -25,6 +26,11 @@ struct ServerResponse: Sendable {
     /// `{"message": text}` with `status`: the shape of every error body of the API.
     static func message(_ status: Int, _ text: String, headers: [(name: String, value: String)] = []) -> ServerResponse {
         json(status, .object([("message", .string(text))]), headers: headers)
+    }
+
+    /// The value of the first header field called `name`, in any case.
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
     mutating func setHeader(_ name: String, _ value: String) {
@@ -55,7 +61,7 @@ struct ServerResponse: Sendable {
             text += "\(name): \(value)\r\n"
         }
         switch framing {
-        case .contentLength where status != 204: text += "Content-Length: \(forbidsBody ? 0 : body.count)\r\n"
+        case .contentLength where !forbidsBody: text += "Content-Length: \(body.count)\r\n"
         case .contentLength, .untilClose: break
         case .chunked: text += "Transfer-Encoding: chunked\r\n"
         }
@@ -82,6 +88,7 @@ struct ServerResponse: Sendable {
         case 201: "Created"
         case 202: "Accepted"
         case 204: "No Content"
+        case 206: "Partial Content"
         case 301: "Moved Permanently"
         case 302: "Found"
         case 303: "See Other"
@@ -97,6 +104,7 @@ struct ServerResponse: Sendable {
         case 409: "Conflict"
         case 413: "Content Too Large"
         case 415: "Unsupported Media Type"
+        case 416: "Range Not Satisfiable"
         case 417: "Expectation Failed"
         case 422: "Unprocessable Content"
         case 429: "Too Many Requests"

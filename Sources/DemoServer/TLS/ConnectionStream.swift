@@ -13,6 +13,8 @@ final class ConnectionStream {
     private var encrypted = [UInt8](repeating: 0, count: 32 << 10)
     /// Why the last ``flush()`` failed, so that a failed TLS write can say why.
     private var flushFailure: WriteFailure?
+    /// Told how many bytes each ``write(_:)`` sends (see there); the connection counts them.
+    var onWrite: ((Int) -> Void)?
 
     /// A plain stream over `fd`.
     init(fd: Int32, wake: Int32, timeout: Duration) {
@@ -119,13 +121,21 @@ final class ConnectionStream {
 
     /// Writes all of `bytes`, waiting for room as needed, each wait bounded by the timeout and
     /// woken by the stop pipe: nil once every byte went, otherwise why not.
+    ///
+    /// Every answer the connection writes comes through here, so this is where it is counted, by
+    /// ``onWrite``: the whole write before it begins, so that a client that has read the bytes
+    /// finds them counted, then, if it fails, minus what did not go.
     func write(_ bytes: ArraySlice<UInt8>) -> WriteFailure? {
+        onWrite?(bytes.count)
         var offset = bytes.startIndex
         while offset < bytes.endIndex {
             flushFailure = nil
             let sent = bytes[offset...].withUnsafeBytes { send($0) }
-            if sent < 0 { return flushFailure ?? .peerGone }
-            if sent == 0, let failure = waitForRoom() { return failure }
+            let failure = sent < 0 ? flushFailure ?? .peerGone : sent == 0 ? waitForRoom() : nil
+            if let failure {
+                onWrite?(offset - bytes.endIndex)
+                return failure
+            }
             offset += sent
         }
         return nil

@@ -37,6 +37,9 @@ final class RawClient {
 
     let fd: Int32
     private var pending: [UInt8] = []
+    /// Every byte received so far, read or not: with the server's `bytes_sent`, a test can check
+    /// what went over the wire.
+    private(set) var bytesReceived = 0
     /// The TLS session bytes go through, once ``startTLS(host:)`` has run.
     var tls: TLSSession?
 
@@ -203,6 +206,7 @@ final class RawClient {
     private func fill() throws {
         let bytes = try tls == nil ? receiveRaw() : receiveTLS()
         guard !bytes.isEmpty else { throw Failure.closedBeforeResponse(pending) }
+        bytesReceived += bytes.count
         pending += bytes
     }
 

@@ -4,7 +4,10 @@
 // split must give the same requests, bodies, error and final state, and the events must keep their
 // promises (see `drive`). One input in 16 that parses cleanly and ends between requests is then
 // sent over and over, pipelined, past 64 KiB, so that the parser compacts its buffer mid-request:
-// the same requests must come out, repeated. Built and run by `.ci/fuzz`.
+// the same requests must come out, repeated. The conditional-request parsers (`Range`, `If-Range`,
+// `If-None-Match`, HTTP-dates) and the `Idempotency-Key` parser then read each parsed request's
+// fields, and the input itself as one field value: they must not trap, and keep their promises
+// (see `checkConditions`). Built and run by `.ci/fuzz`.
 
 /// What one parse of an input gave, whatever the split.
 struct Outcome: Equatable {
@@ -43,9 +46,61 @@ func checkHead(_ head: HTTPRequestHead, maxBody: Int) {
 /// The statuses `HTTPParseError` documents.
 let errorStatuses: Set<Int> = [400, 413, 417, 431, 505]
 
+/// A fixed "now" for two-digit years, so that a finding reproduces: 2026-01-01.
+let fuzzNow: Int64 = 1_767_225_600
+
+/// Runs the parsers of the fields a resource route reads on `values` as the lines of one field,
+/// and checks what they promise: a range resolves inside the representation, a tag or a date
+/// written back reads back the same, a key is 1 to 255 visible ASCII characters.
+func checkConditions(_ values: [String]) {
+    if let range = ByteRange.parse(values) {
+        for length in [0, 1, 7, 1000, Int.max] {
+            switch range.resolve(length: length) {
+            case .partial(let bytes): check(bytes.lowerBound >= 0 && bytes.upperBound < length, "\(range) on \(length) bytes: \(bytes)")
+            case .whole: check(length == 0, "\(range) whole on \(length) bytes")
+            case .unsatisfiable: break
+            }
+        }
+    }
+    if let noneMatch = IfNoneMatch.parse(values), case .tags(let tags) = noneMatch {
+        check(!tags.isEmpty, "If-None-Match with no tag")
+        for tag in tags { check(EntityTag.parse(tag.description) == tag, "tag \(tag) does not read back") }
+        check(noneMatch.matches(tags[0]), "a list does not match its own first tag")
+    }
+    switch IfRange.parse(values, now: fuzzNow) {
+    case .entityTag(let tag): check(EntityTag.parse(tag.description) == tag, "If-Range tag \(tag) does not read back")
+    case .date(let seconds):
+        check(HTTPDate.parse(HTTPDate.format(seconds), now: fuzzNow) == seconds, "date \(seconds) does not read back")
+    case nil: break
+    }
+    if case .key(let key) = IdempotencyKey.parse(values) {
+        check((1...IdempotencyKey.maxLength).contains(key.utf8.count) && key.utf8.allSatisfy { (0x21...0x7e).contains($0) },
+              "key \(key)")
+        var quoted = "\""
+        for character in key {
+            if character == "\"" || character == "\\" { quoted.append("\\") }
+            quoted.append(character)
+        }
+        quoted.append("\"")
+        check(IdempotencyKey.parse([quoted]) == .key(key), "key \(key) quoted as \(quoted) does not read back")
+    }
+}
+
+/// ``checkConditions`` on every field a conditional or idempotent request may carry.
+func checkConditions(_ head: HTTPRequestHead) {
+    for name in ["Range", "If-Range", "If-None-Match", "If-Modified-Since", "Idempotency-Key"] {
+        let values = head.headers.values(name)
+        checkConditions(values)
+        for value in values { checkConditions([value]) }
+    }
+}
+
 /// Feeds `bytes` in pieces of the sizes `nextCut` gives, taking every event after each piece,
-/// until the bytes run out or the parser fails (an error is final for the connection).
-func drive(_ bytes: UnsafeRawBufferPointer, maxBody: Int, nextCut: () -> Int) -> Outcome {
+/// until the bytes run out or the parser fails (an error is final for the connection). Each head
+/// is also handed to `inspect`.
+func drive(
+    _ bytes: UnsafeRawBufferPointer, maxBody: Int, inspect: (HTTPRequestHead) -> Void = { _ in }, nextCut: () -> Int
+) -> Outcome {
     var parser = HTTPRequestParser(maxBodyBytes: maxBody)
     var outcome = Outcome()
     var open: HTTPRequestHead? // The request whose `.end` has not come yet.
@@ -60,6 +115,7 @@ func drive(_ bytes: UnsafeRawBufferPointer, maxBody: Int, nextCut: () -> Int) ->
                 case .head(let head):
                     check(open == nil, "a head before the previous request's end")
                     checkHead(head, maxBody: maxBody)
+                    inspect(head)
                     open = head
                     outcome.requests.append(describe(head))
                     outcome.bodies.append([])
@@ -109,8 +165,9 @@ let repeatedStreamBytes = 64 * 1024 + 4096
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     let seed = seed(of: bytes)
+    checkConditions([String(decoding: bytes, as: UTF8.self)])
     for maxBody in [1 << 20, 16] {
-        let whole = drive(bytes, maxBody: maxBody) { Int.max }
+        let whole = drive(bytes, maxBody: maxBody, inspect: maxBody == 1 << 20 ? checkConditions : { _ in }) { Int.max }
         let single = drive(bytes, maxBody: maxBody) { 1 }
         var random = SplitMix(state: seed)
         let split = drive(bytes, maxBody: maxBody) { Int(random.next() % 9) + 1 }

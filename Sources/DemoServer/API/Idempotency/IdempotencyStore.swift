@@ -1,0 +1,74 @@
+/// The `Idempotency-Key` values a server has seen since it started or was last reset: for each,
+/// either the request still being handled with it, or the request it was first used with (as a
+/// fingerprint) and the answer that request got.
+///
+/// Lives in ``DemoAPI/State``, behind its lock; a reset replaces it, forgetting every key. A
+/// request that was handling a key when the reset came finds its reservation gone and remembers
+/// nothing, so a reset really is a fresh start.
+struct IdempotencyStore: Sendable {
+    enum Entry: Sendable {
+        /// A request holds the key; `token` tells that request's reservation from a later one.
+        case handling(token: Int)
+        case answered(fingerprint: Fingerprint, response: ServerResponse)
+    }
+
+    /// What a request finds when it arrives with a key.
+    enum Arrival: Sendable, Equatable {
+        /// The key was free: this request now holds it, with this token.
+        case reserved(token: Int)
+        /// Another request holds the key: this one is answered 409.
+        case busy
+        /// The key has an answer: the route compares requests once it has parsed this one.
+        case answered
+    }
+
+    /// What a request with a key does once its route has parsed it.
+    enum Decision: Sendable {
+        /// Handle it: the key is this request's, or was forgotten meanwhile (a reset).
+        case handle
+        /// Send the answer the first request with the key got.
+        case replay(ServerResponse)
+        /// The key was first used with another request: 422.
+        case conflict
+        /// Another request holds the key (it was reset and taken again meanwhile): 409.
+        case busy
+    }
+
+    private var entries: [String: Entry] = [:]
+    private var nextToken = 1
+
+    /// Reserves `key` for the arriving request, unless it is held or answered.
+    mutating func arrive(_ key: String) -> Arrival {
+        switch entries[key] {
+        case .handling: return .busy
+        case .answered: return .answered
+        case nil:
+            defer { nextToken += 1 }
+            entries[key] = .handling(token: nextToken)
+            return .reserved(token: nextToken)
+        }
+    }
+
+    /// What the request holding `token` (nil: none, the key had an answer when it came) does, now
+    /// that its fingerprint is known.
+    func decide(_ key: String, token: Int?, fingerprint: Fingerprint) -> Decision {
+        switch entries[key] {
+        case nil: .handle
+        case .handling(let holder): holder == token ? .handle : .busy
+        case .answered(let first, let response): first == fingerprint ? .replay(response) : .conflict
+        }
+    }
+
+    /// Keeps the answer of the request holding `token`, if it still holds the key.
+    mutating func remember(_ key: String, token: Int, fingerprint: Fingerprint, response: ServerResponse) {
+        guard case .handling(token) = entries[key] else { return }
+        entries[key] = .answered(fingerprint: fingerprint, response: response)
+    }
+
+    /// Frees the key if the request holding `token` still holds it without an answer to keep (it
+    /// was refused before its route, dropped, answered 5xx...), so that a retry is handled anew.
+    mutating func release(_ key: String, token: Int) {
+        guard case .handling(token) = entries[key] else { return }
+        entries[key] = nil
+    }
+}
