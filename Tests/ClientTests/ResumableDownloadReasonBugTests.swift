@@ -25,6 +25,7 @@ final class ResumableDownloadReasonBugTests: XCTestCase {
         XCTAssertEqual(next.value(forHTTPHeaderField: "If-Range"), "\"v1\"", "the request was conditional")
 
         _ = try download.accept(status: 200, headers: fields(["ETag": "\"v2\""]))
-        XCTAssertEqual(reasons.events, ["the file changed on the server, or the server sent it whole rather than the rest of it"])
+        XCTAssertEqual(reasons.events.count, 1)
+        XCTAssertTrue(reasons.events.first?.contains("changed there") ?? false, "\(reasons.events)")
     }
 }

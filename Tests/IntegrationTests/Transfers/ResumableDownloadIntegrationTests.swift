@@ -11,15 +11,26 @@ import XCTest
 /// the file whole and right, the bytes on the wire about one file's worth, a changed file started
 /// over, and a partial file finished by another process.
 final class ResumableDownloadIntegrationTests: FolderTestCase {
+    /// The photo's size: 20 MiB where the issue names it, 4 MiB where any size shows the same.
     private static let size = 20 << 20
+    private static let smallSize = 4 << 20
     private var bytes: Data!
     private var photoID: Int!
 
-    override func setUp() async throws {
-        try await super.setUp()
-        bytes = Multipart.imageBytes(count: Self.size)
+    /// Stores a photo of `size` bytes, as `bytes` and `photoID`.
+    private func storePhoto(size: Int) async throws {
+        bytes = Self.pattern(count: size)
         let review = try await client.send(Reviews.post(facilityID: 1, content: "大きな写真", rating: 5)).value
         photoID = try await client.send(Photos.upload(bytes, index: 0, to: review.id)).value.id
+    }
+
+    /// `count` bytes: a mebibyte of the test photos' pattern, repeated, then cut; quick to make
+    /// even in a debug build.
+    private static func pattern(count: Int) -> Data {
+        let piece = Multipart.imageBytes(count: 1 << 20)
+        var data = Data(capacity: count)
+        while data.count < count { data.append(piece.prefix(count - data.count)) }
+        return data
     }
 
     /// The bytes written to clients since `before`.
@@ -29,6 +40,7 @@ final class ResumableDownloadIntegrationTests: FolderTestCase {
 
     /// A download of the photo cut after `fraction` of it, once, then resumed by the retry policy.
     private func downloadCut(at fraction: Double) async throws {
+        try await storePhoto(size: Self.size)
         let before = try await stats()
         let events = EventRecorder()
         let client = try makeClient { $0.monitors = [events] }
@@ -61,18 +73,19 @@ final class ResumableDownloadIntegrationTests: FolderTestCase {
     }
 
     func test_aPhotoChangedBetweenAttempts_startsOver_andEndsAsTheNewPhoto() async throws {
-        let replacement = Data(Multipart.imageBytes(count: Self.size / 2 + 7).reversed())
+        try await storePhoto(size: Self.smallSize)
+        let replacement = Data(Self.pattern(count: Self.smallSize / 2 + 7).reversed())
         let events = EventRecorder()
         let changer = try makeClient()
         let photoID = photoID!
         // Before the second attempt goes, the photo changes on the server.
-        let change = ChangeBeforeRetry { try await changer.send(Request<Photo>(.put, "photos/\(photoID)", body: .data(replacement, contentType: "image/jpeg"))).value }
+        let change = ChangeBeforeRetry { _ = try await changer.send(Request<Photo>(.put, "photos/\(photoID)", body: .data(replacement, contentType: "image/jpeg"))).value }
         let client = try makeClient { configuration in
             configuration.monitors = [events]
             configuration.adapters = [change]
         }
         let destination = folder.appending(path: "changed.jpg")
-        let request = Photos.download(id: photoID, headers: ["X-Demo-Fault": "drop-after=\(Self.size / 2);times=1"])
+        let request = Photos.download(id: photoID, headers: ["X-Demo-Fault": "drop-after=\(Self.smallSize / 2);times=1"])
 
         let file = try await client.download(request, to: destination).value
 
@@ -94,10 +107,11 @@ final class ResumableDownloadIntegrationTests: FolderTestCase {
             let file = try await client.download(Photos.download(id: Int(fields[3])!), to: URL(fileURLWithPath: fields[2]), options: options).value
             return try ChildProcess.report(Fixtures.sha256Hex(try Data(contentsOf: file)))
         }
+        try await storePhoto(size: Self.smallSize)
         var options = DownloadOptions()
         options.keepsPartialFile = true
         let client = try makeClient { $0.retryPolicy = nil }
-        let cut = Self.size / 4
+        let cut = Self.smallSize / 4
         let failed = await apiError(client.download(Photos.download(id: photoID, headers: ["X-Demo-Fault": "drop-after=\(cut)"]), to: destination, options: options))
         XCTAssertNotNil(failed)
         let partialFile = DownloadOptions.partialFile(for: destination)
@@ -113,12 +127,13 @@ final class ResumableDownloadIntegrationTests: FolderTestCase {
 
         XCTAssertEqual(finished, Fixtures.sha256Hex(bytes))
         let sent = try await bytesSent(since: before)
-        XCTAssertLessThan(sent, Self.size - kept + (64 << 10), "only the rest was sent")
+        XCTAssertLessThan(sent, Self.smallSize - kept + (64 << 10), "only the rest was sent")
         XCTAssertFalse(FileManager.default.fileExists(atPath: partialFile.path), "the partial file became the destination")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["kept.jpg"], "no record left behind")
     }
 
     func test_aFailedDownload_notKept_leavesNothingBehind() async throws {
+        try await storePhoto(size: Self.smallSize)
         let temporary = { try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).filter { $0.hasPrefix("baton-download-") } }
         let before = try temporary()
         let client = try makeClient { $0.retryPolicy = nil }

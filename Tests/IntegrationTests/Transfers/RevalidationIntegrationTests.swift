@@ -1,4 +1,5 @@
 import Baton
+import DemoServer
 import Foundation
 import TestSupport
 import XCTest
@@ -51,17 +52,27 @@ final class RevalidationIntegrationTests: ImageTestCase {
         XCTAssertEqual(notModified, 0)
     }
 
+    /// A review as the store keeps it: its photos change it.
+    struct StoredReview: StoredEntity, Equatable {
+        var id: Int
+        var content: String
+        var photos: [String]
+    }
+
     func test_aChangedValue_isReplaced_by200() async throws {
         let store = InMemoryEntityStore()
         let client = try bookClient(store: store)
-        let book = try await client.send(Request<StoredBook>(.get, "books/2")).value
-        // Another representation under the same URL: the validator no longer matches.
-        try store.save(StoredValidatorProbe.changedValidator(for: server.baseURL.appending(path: "books/2"), in: store, id: book.id))
+        let review = try await client.send(Reviews.post(facilityID: 1, content: "変わる", rating: 4)).value
+        let first = try await client.send(Request<StoredReview>(.get, "reviews/\(review.id)")).value
+        _ = try await client.send(Photos.upload(image, index: 0, to: review.id)).value
 
-        let again = try await client.answer(for: Request<StoredBook>(.get, "books/2")).value
+        let again = try await client.answer(for: Request<StoredReview>(.get, "reviews/\(review.id)")).value
 
         XCTAssertEqual(again.response?.statusCode, 200)
-        XCTAssertEqual(again.value, book)
+        XCTAssertFalse(again.isRevalidated)
+        XCTAssertEqual(first.photos.count, 0)
+        XCTAssertEqual(again.value.photos.count, 1)
+        XCTAssertEqual(try store.read(StoredReview.self, id: review.id), again.value, "the 200 replaced the stored value")
     }
 
     func test_anImageOnDisk_isRevalidated_withA304_andServedFromDisk() async throws {
@@ -90,24 +101,5 @@ final class RevalidationIntegrationTests: ImageTestCase {
         let again = try await ImageLoader(client: client, diskCache: disk).load(url).value
 
         XCTAssertEqual(again.data, image)
-    }
-}
-
-/// Test help: a validator record that no longer matches the server's.
-private enum StoredValidatorProbe {
-    /// The client keeps validators in its store under ``StoredEntity`` `Baton.Validator`; a
-    /// record of the same shape with another `ETag` stands for a representation that changed.
-    struct Validator: StoredEntity {
-        static var storeName: String { "Baton.Validator" }
-        var id: String
-        var url: String
-        var etag: String?
-        var lastModified: String?
-        var ids: [String]
-    }
-
-    static func changedValidator(for url: URL, in store: any EntityStore, id: Int) throws -> Validator {
-        let existing = try store.readAll(Validator.self).first { $0.url == url.absoluteString }
-        return Validator(id: existing?.id ?? "", url: url.absoluteString, etag: "\"changed\"", lastModified: nil, ids: [String(id)])
     }
 }
