@@ -7,15 +7,18 @@ import XCTest
 /// `ImageLoader`'s caches against DemoServer: memory by bytes with the least recently used
 /// dropped, the disk by bytes, and both holding an image by the time its load fulfils.
 final class ImageCacheIntegrationTests: ImageTestCase {
-    func test_theDiskCache_servesAFreshLoader_withoutARequest() async throws {
+    /// DemoServer's photos come with an `ETag` and `Cache-Control: no-cache`: the file on disk is
+    /// used once the server has said it is current.
+    func test_theDiskCache_servesAFreshLoader_afterA304() async throws {
         let disk = folder.appending(path: "images")
         _ = try await ImageLoader(client: client, diskCache: disk).load(photoURL).value
 
         let fromDisk = try await ImageLoader(client: client, diskCache: disk).load(photoURL).value
 
         XCTAssertEqual(fromDisk, LoadedImage(data: image, contentType: "image/jpeg"))
-        let requests = try await requestCount("GET /photos/:id")
-        XCTAssertEqual(requests, 1)
+        let counts = try await stats()
+        XCTAssertEqual(counts.requests["GET /photos/:id"], 2)
+        XCTAssertEqual(counts.notModified, 1)
     }
 
     func test_theMemoryCache_keepsAtMostItsLimit_droppingTheLeastRecentlyUsed() async throws {
@@ -43,12 +46,13 @@ final class ImageCacheIntegrationTests: ImageTestCase {
         let files = try FileManager.default.contentsOfDirectory(at: disk, includingPropertiesForKeys: [.fileSizeKey])
         let bytes = try files.reduce(0) { $0 + (try $1.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0) }
         XCTAssertLessThanOrEqual(bytes, 100_000, "\(files.count) files")
-        // Two of the three fit: a fresh loader (with room to spare) finds those on disk.
-        let before = try await requestCount("GET /photos/:id")
+        // Two of the three fit: a fresh loader (with room to spare) finds those on disk, and
+        // the server says they are current.
+        let before = try await stats().notModified
         let fresh = ImageLoader(client: client, diskCache: disk)
         for url in urls { _ = try await fresh.load(url).value }
-        let after = try await requestCount("GET /photos/:id")
-        XCTAssertEqual(after - before, 1)
+        let after = try await stats().notModified
+        XCTAssertEqual(after - before, 2)
     }
 
     func test_aLoadedImage_isInTheMemoryAndDiskCaches_beforeItsLoadFulfils() async throws {

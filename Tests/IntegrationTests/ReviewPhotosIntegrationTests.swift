@@ -18,14 +18,14 @@ final class ReviewPhotosIntegrationTests: IntegrationTestCase {
         let outcomes = try await client.send(Reviews.post(facilityID: 1, content: "写真三枚", rating: 5))
             .success { review in
                 client.sendEach(images.enumerated().map { index, bytes in
-                    Photos.upload(bytes, index: index, to: review.id, fault: index == 1 ? "status=500;times=1" : nil)
+                    Photos.upload(bytes, index: index, to: review.id, fault: index == 1 ? "status=400;times=1" : nil)
                 })
             }
             .progress { progress in reported.withLock { $0.append(progress) } }
             .value
 
         XCTAssertEqual(outcomes.map { $0.value?.sha256 }, [Fixtures.sha256Hex(images[0]), nil, Fixtures.sha256Hex(images[2])])
-        XCTAssertEqual((outcomes[1].error as? APIError)?.statusCode, 500)
+        XCTAssertEqual((outcomes[1].error as? APIError)?.statusCode, 400)
         let stored = try await stats().photosStored
         XCTAssertEqual(stored, 2)
         let review = try await client.send(Reviews.get(id: 1)).value
