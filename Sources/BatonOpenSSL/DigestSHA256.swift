@@ -3,8 +3,10 @@
 /// every OpenSSL 3): a download's digest, checked as its bytes arrive, at the speed of the
 /// machine's SHA instructions.
 ///
-/// Not `Sendable`: one thread feeds it, then finishes it.
-package final class DigestSHA256 {
+// Unchecked: not safe to use from two threads at once, and never is. One thread feeds it; a
+// download's digest is handed from a cut attempt's thread to the next attempt's through its
+// `ResumableDownload`'s lock, after the first is done with it.
+package final class DigestSHA256: @unchecked Sendable {
     private let functions: OpenSSLFunctions
     /// OpenSSL's `SHA256_CTX`: 112 bytes; more is reserved.
     private let context = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 16)

@@ -13,6 +13,11 @@ public struct DownloadOptions: Sendable {
     /// `false`: a call that fails leaves nothing behind. The kept files go once a call to the same
     /// destination succeeds, or with ``removePartialFile(for:)``.
     public var keepsPartialFile = false
+    /// Whether each request asks the server to name the file's SHA-256 (`Want-Repr-Digest`,
+    /// RFC 9530), which the download is then checked against once whole. Default `true`. A
+    /// digest a server names unasked is checked either way; `false` spares the server the asking,
+    /// and the client the hashing, where the server would otherwise compute it.
+    public var asksForDigest = true
 
     /// The defaults.
     public init() {}

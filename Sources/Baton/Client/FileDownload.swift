@@ -52,6 +52,8 @@ struct FileDownload<Base: Endpoint>: Endpoint {
     /// Puts the body of `response`, from its own file or from memory, into the resumable file.
     private func adopt(_ response: HTTPResponse) throws {
         let placement = try resumable.accept(status: response.statusCode, headers: { response.value(forHeader: $0) })
+        // A whole answer in a file of its own becomes the download's file, in one step.
+        if placement.offset == 0, let file = response.bodyFile, rename(file.path, resumable.file.path) == 0 { return }
         let output = try FileHandle(forWritingTo: resumable.file)
         defer { try? output.close() }
         try output.seek(toOffset: UInt64(placement.offset))
@@ -102,7 +104,8 @@ extension Client {
     public func download<E: Endpoint>(_ endpoint: E, to destination: URL, options: DownloadOptions = DownloadOptions()) -> Promise<URL> {
         let kept = options.keepsPartialFile
         let file = kept ? DownloadOptions.partialFile(for: destination) : DownloadFile.location()
-        let resumable = ResumableDownload(file: file, record: kept ? DownloadOptions.record(for: destination) : nil) { [weak self] reason in
+        let record = kept ? DownloadOptions.record(for: destination) : nil
+        let resumable = ResumableDownload(file: file, record: record, asksForDigest: options.asksForDigest) { [weak self] reason in
             self?.emit(.startedOver(RequestSummary(method: endpoint.method, url: nil, path: endpoint.path.encoded), reason: reason))
         }
         let call = send(FileDownload(base: endpoint, destination: destination, resumable: resumable))

@@ -67,7 +67,9 @@ struct BodySink {
             self.resumable = resumable
             offset = placement.offset
             if inflater == nil { total = placement.total ?? declaredLength.map { $0 + placement.offset } }
-            if resumable.wantsDigest { digest = Self.digest(ofFirst: placement.offset, of: resumable.file) }
+            if resumable.wantsDigest {
+                digest = resumable.takeDigest(covering: placement.offset) ?? Self.digest(ofFirst: placement.offset, of: resumable.file)
+            }
         } else if toFile {
             guard let url = DownloadFile.make(), let handle = try? FileHandle(forWritingTo: url) else {
                 throw URLError(.cannotCreateFile, detail: "the download's temporary file cannot be made")
@@ -176,5 +178,7 @@ struct BodySink {
         guard let download else { return }
         try? download.handle.close()
         if resumable == nil { try? FileManager.default.removeItem(at: download.url) }
+        // The next attempt goes on from the digest of what arrived, not from reading it again.
+        if let digest { resumable?.keep(digest, covering: offset + received) }
     }
 }

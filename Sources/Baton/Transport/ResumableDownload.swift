@@ -47,6 +47,9 @@ final class ResumableDownload: Sendable {
         var computed: [UInt8]?
         /// The call is over: a transport still going may not make the file again.
         var ended = false
+        /// The digest of a cut transfer's bytes, and how many bytes of the file it covers: the
+        /// next attempt goes on from it rather than reading the file again.
+        var partialDigest: (digest: DigestSHA256, covering: Int64)?
     }
 
     /// What a kept download's record holds.
@@ -56,9 +59,13 @@ final class ResumableDownload: Sendable {
         var total: Int64?
     }
 
-    init(file: URL, record: URL?, startedOver: @escaping @Sendable (String) -> Void) {
+    /// Whether each attempt asks the server to name the representation's digest.
+    let asksForDigest: Bool
+
+    init(file: URL, record: URL?, asksForDigest: Bool = true, startedOver: @escaping @Sendable (String) -> Void) {
         self.file = file
         self.record = record
+        self.asksForDigest = asksForDigest
         self.startedOver = startedOver
     }
 
@@ -92,7 +99,7 @@ final class ResumableDownload: Sendable {
             defer { state.url = url }
             return (state.url == url ? state.validator : nil, state.url)
         }
-        request.setValue("sha-256=10", forHTTPHeaderField: "Want-Repr-Digest")
+        if asksForDigest { request.setValue("sha-256=10", forHTTPHeaderField: "Want-Repr-Digest") }
         guard have > 0 else { return }
         guard let validator else {
             let reason = known == url ? "the server named no validator (ETag or Last-Modified) for it" : "it came from another URL"
@@ -159,6 +166,20 @@ final class ResumableDownload: Sendable {
 
     /// Whether the answer now filling the file names a digest, which the transport then computes.
     var wantsDigest: Bool { state.withLock(annotating: self) { $0.named != nil } }
+
+    /// A cut transfer's digest, covering the first `covering` bytes of the file, for the next
+    /// attempt to go on from.
+    func keep(_ digest: DigestSHA256, covering: Int64) {
+        state.withLock(annotating: self) { $0.partialDigest = (digest, covering) }
+    }
+
+    /// The digest kept of the first `count` bytes of the file, taken (once), if there is one.
+    func takeDigest(covering count: Int64) -> DigestSHA256? {
+        state.withLock(annotating: self) { state in
+            defer { state.partialDigest = nil }
+            return state.partialDigest.flatMap { $0.covering == count ? $0.digest : nil }
+        }
+    }
 
     /// The transport computed the whole file's SHA-256 as it wrote.
     func computed(_ digest: [UInt8]) {
