@@ -39,9 +39,11 @@ extension DemoServer {
         /// `stream_elements_sent`: events and lines written to clients, over every stream.
         public var streamElementsSent = 0
         /// `bytes_sent`: every byte written to clients, over every connection: heads and bodies of
-        /// whole, cut and streamed answers, and error answers. Counted as each write begins (a
-        /// write the client did not take whole then counts only what went), so that a client that
-        /// has read an answer finds it counted: a test can tell a resumed download from a new one.
+        /// whole, cut and streamed answers, and error answers; not those of the routes `requests`
+        /// leaves out, so that reading the stats does not change them. Counted as each write
+        /// begins (a write the client did not take whole then counts only what went), so that a
+        /// client that has read an answer finds it counted: a test can tell a resumed download
+        /// from a new one.
         public var bytesSent = 0
         /// `not_modified`: `304 Not Modified` answers to conditional requests.
         public var notModified = 0

@@ -35,6 +35,12 @@ final class Connection {
     private var lastActivity = ContinuousClock.now
     private var headStart = ContinuousClock.now
 
+    /// Tells the handler how many bytes a write sends (see ``ConnectionStream/write(_:)``).
+    private var countWrite: (Int) -> Void {
+        let handler = self.handler
+        return { handler.recordBytesSent($0) }
+    }
+
     init(fd: Int32, peer: String, wake: Int32, settings: ConnectionSettings, handler: any HTTPHandler) {
         self.fd = fd
         self.peer = peer
@@ -57,8 +63,7 @@ final class Connection {
                 return
             }
         }
-        let handler = self.handler
-        stream.onWrite = { handler.recordBytesSent($0) }
+        stream.onWrite = countWrite
         var head: HTTPRequestHead?
         let body = IncomingBody(spillThreshold: settings.spillThreshold)
         defer { body.close() }
@@ -131,6 +136,9 @@ final class Connection {
     /// Hands a complete request to the handler and writes its reply; false when the connection
     /// must close afterwards.
     private func respond(to head: HTTPRequestHead, body: IncomingBody) -> Bool {
+        // An answer the handler does not count (reading its own counts) is written uncounted.
+        stream.onWrite = handler.countsBytesSent(answering: head) ? countWrite : nil
+        defer { stream.onWrite = countWrite }
         let started = ContinuousClock.now
         let wake = self.wake
         let fd = self.fd
