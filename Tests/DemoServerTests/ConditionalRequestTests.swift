@@ -40,9 +40,13 @@ final class ConditionalRequestTests: ServerTestCase {
         XCTAssertEqual(facility.headers["etag"], "\"ef5c472b3900c2e9\"")
     }
 
-    func test_aPhoto_carriesItsSHA256AsETag_itsLastModified_andItsReprDigest() async throws {
+    func test_aPhoto_carriesItsSHA256AsETag_itsLastModified_andItsReprDigestWhenAsked() async throws {
         let before = Date(timeIntervalSinceNow: -2)
-        let photo = try await send("GET", "/photos/1", token: token)
+        let unasked = try await send("GET", "/photos/1", token: token)
+        XCTAssertNil(unasked.headers["repr-digest"], "Repr-Digest only when Want-Repr-Digest asks")
+        let zero = try await send("GET", "/photos/1", headers: ["Want-Repr-Digest": "sha-256=0"], token: token)
+        XCTAssertNil(zero.headers["repr-digest"], "a preference of 0 is a refusal")
+        let photo = try await send("GET", "/photos/1", headers: ["Want-Repr-Digest": "sha-512=3, sha-256=10"], token: token)
         XCTAssertEqual(photo.status, 200)
         XCTAssertEqual(photo.headers["etag"], expectedPhotoETag(image))
         XCTAssertEqual(photo.headers["repr-digest"], expectedReprDigest(image))

@@ -60,10 +60,24 @@ extension DemoAPI {
         return (draft, upload.caption)
     }
 
-    /// `GET /photos/:id`: the bytes, with the validators and digest that let a client fetch them
-    /// in ranges, resume, and check what it put together.
-    func photo(_ id: Int) throws(Refusal) -> ServerResponse {
+    /// `GET /photos/:id`: the bytes, with the validators that let a client fetch them in ranges
+    /// and resume, and, when the request asks for it (`Want-Repr-Digest: sha-256=N`, RFC 9530
+    /// §4), the digest to check what it put together against.
+    func photo(_ id: Int, _ head: HTTPRequestHead) throws(Refusal) -> ServerResponse {
         guard let photo = state.withLock({ $0.data.photos[id] }) else { throw Refusal(404, "not_found") }
-        return ServerResponse(status: 200, headers: photo.representationHeaders, body: photo.bytes)
+        var headers = photo.representationHeaders
+        if Self.wantsSHA256(head.headers["Want-Repr-Digest"]) { headers.append(("Repr-Digest", photo.reprDigest)) }
+        return ServerResponse(status: 200, headers: headers, body: photo.bytes)
+    }
+
+    /// Whether a `Want-Repr-Digest` value asks for SHA-256: a `sha-256` member with a preference
+    /// from 1 to 10 (0 means "not this one").
+    static func wantsSHA256(_ field: String?) -> Bool {
+        guard let field else { return false }
+        for member in field.split(separator: ",") {
+            let pair = member.split(separator: "=", maxSplits: 1).map { $0.trimmingOWS() }
+            if pair.count == 2, pair[0] == "sha-256", let preference = Int(pair[1]), (1...10).contains(preference) { return true }
+        }
+        return false
     }
 }

@@ -150,7 +150,7 @@ final class DemoAPI: HTTPHandler {
         case .createReview: try .whole(createReview(facilityID: match.id, exchange, claim: claim))
         case .review: try .whole(review(match.id))
         case .createPhoto: try .whole(createPhoto(reviewID: match.id, exchange, claim: claim))
-        case .photo: try .whole(photo(match.id))
+        case .photo: try .whole(photo(match.id, exchange.head))
         case .replacePhoto: try .whole(replacePhoto(match.id, exchange, claim: claim))
         case .book: try .whole(found(DemoData.bookJSON(match.id)))
         case .user: try .whole(found(DemoData.userJSON(match.id)))

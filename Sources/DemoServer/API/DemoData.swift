@@ -54,8 +54,8 @@ struct DemoData: Sendable {
         /// unique as a tag needs to be and short enough to read in a log.
         var etag: EntityTag { EntityTag(opaque: String(sha256.prefix(32))) }
 
-        /// `Repr-Digest` (RFC 9530): the SHA-256 of the whole photo, which a client that fetched
-        /// it in ranges checks once it has put them together.
+        /// `Repr-Digest` (RFC 9530), sent when asked: the SHA-256 of the whole photo, which a
+        /// client that fetched it in ranges checks once it has put them together.
         var reprDigest: String { "sha-256=:\(Data(digest).base64EncodedString()):" }
 
         /// New bytes for the photo. `Last-Modified` becomes `now`, and always moves forward by at
@@ -71,8 +71,7 @@ struct DemoData: Sendable {
 
         /// The fields of a photo's answer that describe its bytes.
         var representationHeaders: [(name: String, value: String)] {
-            [("Content-Type", contentType), ("ETag", etag.description), ("Last-Modified", HTTPDate.format(lastModified)),
-             ("Repr-Digest", reprDigest)]
+            [("Content-Type", contentType), ("ETag", etag.description), ("Last-Modified", HTTPDate.format(lastModified))]
         }
 
         var json: JSONValue {

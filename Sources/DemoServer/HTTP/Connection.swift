@@ -160,15 +160,19 @@ final class Connection {
             // Logged before the answer goes, so that a client holding its answer finds the line;
             // a stalled answer is logged once the stall is over, saying how it ended.
             if let cut {
-                let all = headBytes + bodyBytes
+                // The first bytes of head and body, without joining them: a body may be 256 MiB.
+                let sendCut = { () -> Bool in
+                    let bodyPart = bodyBytes.prefix(max(0, cut.after - headBytes.count))
+                    return self.send(headBytes.prefix(cut.after)) && (bodyPart.isEmpty || self.send(bodyPart))
+                }
                 let note = "cut after \(cut.after) bytes (X-Demo-Fault)"
                 guard let hold = cut.hold else {
                     log(head, status: response.status, bytes: bodyBytes.count, since: started, note: note)
-                    _ = send(all[0..<min(cut.after, all.count)])
+                    _ = sendCut()
                     return false
                 }
                 var stalled = note
-                if send(all[0..<min(cut.after, all.count)]) {
+                if sendCut() {
                     let hungUp = HangUpFlag()
                     _ = Self.pause(hold, watching: fd, wake: wake, hungUp: hungUp)
                     stalled = hungUp.value
