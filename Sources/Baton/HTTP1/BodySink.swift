@@ -68,7 +68,7 @@ struct BodySink {
             offset = placement.offset
             if inflater == nil { total = placement.total ?? declaredLength.map { $0 + placement.offset } }
             if resumable.wantsDigest {
-                digest = resumable.takeDigest(covering: placement.offset) ?? Self.digest(ofFirst: placement.offset, of: resumable.file)
+                digest = resumable.takeDigest(covering: placement.offset) ?? FileDigest.sha256(ofFirst: placement.offset, of: resumable.file)
             }
         } else if toFile {
             guard let url = DownloadFile.make(), let handle = try? FileHandle(forWritingTo: url) else {
@@ -77,20 +77,6 @@ struct BodySink {
             download = (url, handle)
         }
         self.total = total
-    }
-
-    /// A digest fed the first `count` bytes of `file`: what a resumed download holds already.
-    private static func digest(ofFirst count: Int64, of file: URL) -> DigestSHA256? {
-        guard let digest = DigestSHA256() else { return nil }
-        guard count > 0 else { return digest }
-        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
-        defer { try? handle.close() }
-        var left = count
-        while left > 0, let piece = try? handle.read(upToCount: Int(min(left, 1 << 20))), !piece.isEmpty {
-            piece.withUnsafeBytes { digest.update($0) }
-            left -= Int64(piece.count)
-        }
-        return left == 0 ? digest : nil
     }
 
     /// Takes a piece of the body as it came off the wire.

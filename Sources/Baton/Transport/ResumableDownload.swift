@@ -52,13 +52,6 @@ final class ResumableDownload: Sendable {
         var partialDigest: (digest: DigestSHA256, covering: Int64)?
     }
 
-    /// What a kept download's record holds.
-    private struct Record: Codable {
-        var url: String
-        var validator: String
-        var total: Int64?
-    }
-
     /// Whether each attempt asks the server to name the representation's digest.
     let asksForDigest: Bool
 
@@ -199,7 +192,7 @@ final class ResumableDownload: Sendable {
             throw URLError(.badServerResponse, detail: "the download holds \(have) bytes, not the \(total) the server announced")
         }
         guard let named else { return }
-        guard let digest = computed ?? Self.digest(of: file) else { return }
+        guard let digest = computed ?? FileDigest.sha256(of: file)?.finish() else { return }
         guard digest == named else {
             startOver(because: "its SHA-256 is not the one the server named")
             throw URLError(.badServerResponse, detail: "the download's SHA-256 (\(RepresentationDigest.text(digest))) is not the one the server named (\(RepresentationDigest.text(named)))")
@@ -275,7 +268,7 @@ final class ResumableDownload: Sendable {
             defer { state.recordRead = true }
             return !state.recordRead
         }
-        guard first, let data = try? AtomicFile.read(record.path), let kept = try? JSONDecoder().decode(Record.self, from: data) else { return }
+        guard first, let kept = PartialDownloadRecord.read(from: record) else { return }
         state.withLock(annotating: self) { state in
             state.url = kept.url
             state.validator = kept.validator
@@ -287,19 +280,8 @@ final class ResumableDownload: Sendable {
     private func writeRecord() {
         guard let record else { return }
         let kept = state.withLock(annotating: self) { state in
-            state.validator.map { Record(url: state.url ?? "", validator: $0, total: state.total) }
+            state.validator.map { PartialDownloadRecord(url: state.url ?? "", validator: $0, total: state.total) }
         }
-        guard let kept, let data = try? JSONEncoder().encode(kept) else { return }
-        try? AtomicFile.write(data, to: record.path, flush: false)
-    }
-
-    /// The SHA-256 of `file`, read a mebibyte at a time; `nil` where no digest can be computed.
-    static func digest(of file: URL) -> [UInt8]? {
-        guard let digest = DigestSHA256(), let handle = try? FileHandle(forReadingFrom: file) else { return nil }
-        defer { try? handle.close() }
-        while let piece = try? handle.read(upToCount: 1 << 20), !piece.isEmpty {
-            piece.withUnsafeBytes { digest.update($0) }
-        }
-        return digest.finish()
+        kept?.write(to: record)
     }
 }
