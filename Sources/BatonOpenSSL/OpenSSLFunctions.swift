@@ -50,9 +50,11 @@ package struct OpenSSLFunctions: @unchecked Sendable {
     let ASN1_STRING_get0_data: @convention(c) (Pointer) -> UnsafePointer<UInt8>?
     let ASN1_STRING_length: @convention(c) (Pointer) -> Int32
     let SHA256: @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>?
-    let SHA256_Init: @convention(c) (UnsafeMutableRawPointer) -> Int32
-    let SHA256_Update: @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer?, Int) -> Int32
-    let SHA256_Final: @convention(c) (UnsafeMutablePointer<UInt8>, UnsafeMutableRawPointer) -> Int32
+    /// Deprecated in OpenSSL 3 and left out of builds without deprecated functions: looked up
+    /// optionally, so that TLS does not depend on them (``DigestSHA256`` falls back to Swift).
+    let SHA256_Init: (@convention(c) (UnsafeMutableRawPointer) -> Int32)?
+    let SHA256_Update: (@convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer?, Int) -> Int32)?
+    let SHA256_Final: (@convention(c) (UnsafeMutablePointer<UInt8>, UnsafeMutableRawPointer) -> Int32)?
 
     // MARK: libssl
     let TLS_client_method: @convention(c) () -> Pointer
@@ -133,9 +135,9 @@ package struct OpenSSLFunctions: @unchecked Sendable {
         ASN1_STRING_get0_data = try c.function("ASN1_STRING_get0_data")
         ASN1_STRING_length = try c.function("ASN1_STRING_length")
         SHA256 = try c.function("SHA256")
-        SHA256_Init = try c.function("SHA256_Init")
-        SHA256_Update = try c.function("SHA256_Update")
-        SHA256_Final = try c.function("SHA256_Final")
+        SHA256_Init = c.optionalFunction("SHA256_Init")
+        SHA256_Update = c.optionalFunction("SHA256_Update")
+        SHA256_Final = c.optionalFunction("SHA256_Final")
         TLS_client_method = try s.function("TLS_client_method")
         TLS_server_method = try s.function("TLS_server_method")
         SSL_CTX_new = try s.function("SSL_CTX_new")
@@ -190,6 +192,11 @@ package struct OpenSSLFunctions: @unchecked Sendable {
         /// The function `name`, as the C type `T`.
         func function<T>(_ name: String) throws(OpenSSLUnavailable) -> T {
             unsafeBitCast(try address(name), to: T.self)
+        }
+
+        /// The function `name`, as the C type `T`, if the library has it.
+        func optionalFunction<T>(_ name: String) -> T? {
+            dlsym(handle, name).map { unsafeBitCast($0, to: T.self) }
         }
     }
 }

@@ -63,7 +63,6 @@ final class ResumableDownloadTests: XCTestCase {
     func test_aFirstAttempt_asksForTheWhole_andForTheDigest() {
         let (download, reasons) = download()
         var first = request()
-        first.setValue("bytes=0-1", forHTTPHeaderField: "Range")
         download.prepare(&first)
         XCTAssertEqual(rangeFields(first), [nil, nil])
         XCTAssertEqual(first.value(forHTTPHeaderField: "Want-Repr-Digest"), "sha-256=10")
@@ -81,13 +80,58 @@ final class ResumableDownloadTests: XCTestCase {
         XCTAssertEqual(download.progressSoFar, PromiseProgress(completed: 4, total: 10, kind: .bytesReceived))
     }
 
-    func test_lastModified_isTheValidator_withoutAStrongETag() throws {
+    func test_lastModified_isTheValidator_withoutAnETag_whenASecondOrMoreBeforeTheDate() throws {
         let date = "Wed, 21 Oct 2026 07:28:00 GMT"
         let (download, _) = download()
-        try firstAttempt(download, headers: ["ETag": "W/\"weak\"", "Last-Modified": date], received: "01")
+        try firstAttempt(download, headers: ["Last-Modified": date, "Date": "Wed, 21 Oct 2026 07:28:01 GMT"], received: "01")
         var next = request()
         download.prepare(&next)
         XCTAssertEqual(rangeFields(next), ["bytes=2-", date])
+    }
+
+    func test_aWeakETag_orADateThatMayNameTwoVersions_cannotBeResumedFrom() throws {
+        let date = "Wed, 21 Oct 2026 07:28:00 GMT"
+        for headers in [["ETag": "W/\"weak\"", "Last-Modified": date, "Date": "Wed, 21 Oct 2026 09:00:00 GMT"],
+                        ["Last-Modified": date, "Date": date], ["Last-Modified": date]] {
+            let (download, _) = download()
+            try firstAttempt(download, headers: headers, received: "01")
+            var next = request()
+            download.prepare(&next)
+            XCTAssertEqual(rangeFields(next), [nil, nil], "\(headers)")
+        }
+    }
+
+    func test_anEndpointsOwnRange_isSentAsItIs_andNeverResumed() throws {
+        let (download, _) = download()
+        var first = request()
+        first.setValue("bytes=0-1", forHTTPHeaderField: "Range")
+        download.prepare(&first)
+        XCTAssertEqual(rangeFields(first), ["bytes=0-1", nil])
+        let placement = try download.accept(status: 206, headers: { ["Content-Range": "bytes 0-1/10", "ETag": "\"v1\""][$0] })
+        XCTAssertEqual(placement.offset, 0)
+        XCTAssertNil(placement.total)
+    }
+
+    func test_a206OfAnotherVersion_isRefused_andStartsOver() throws {
+        let (download, reasons) = download()
+        try firstAttempt(download, headers: ["ETag": "\"v1\"", "Content-Length": "10"], received: "0123")
+        var next = request()
+        download.prepare(&next)
+        XCTAssertThrowsError(try download.accept(status: 206, headers: { ["Content-Range": "bytes 4-9/10", "ETag": "\"v2\""][$0] }))
+        XCTAssertEqual(download.length, 0)
+        XCTAssertEqual(reasons.count, 1)
+        var again = request()
+        download.prepare(&again)
+        XCTAssertEqual(rangeFields(again), [nil, nil])
+    }
+
+    func test_a206OfAnotherLength_isRefused() throws {
+        let (download, _) = download()
+        try firstAttempt(download, headers: ["ETag": "\"v1\"", "Content-Length": "10"], received: "0123")
+        var next = request()
+        download.prepare(&next)
+        XCTAssertThrowsError(try download.accept(status: 206, headers: { ["Content-Range": "bytes 4-11/12"][$0] }))
+        XCTAssertEqual(download.length, 0)
     }
 
     func test_bytesWithoutAValidator_startOver() throws {

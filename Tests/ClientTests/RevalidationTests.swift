@@ -67,10 +67,28 @@ final class RevalidationTests: XCTestCase {
         let kept = try XCTUnwrap(validator(for: noteURL, in: store))
         XCTAssertEqual(kept.etag, "\"v1\"")
         XCTAssertEqual(kept.ids, ["n1"])
-        XCTAssertEqual(kept.url, noteURL)
+        XCTAssertTrue(kept.matches(url: noteURL, credentials: StoredValidator.credentials(of: URLRequest(url: URL(string: noteURL)!))))
+        XCTAssertFalse(String(describing: kept).contains("notes/n1"), "no URL in the store: \(kept)")
 
         _ = try await client.send(Request<Note>(.get, "notes/n1")).value
         XCTAssertEqual(transport.requests.map(conditionalFields), [[nil, nil], ["\"v1\"", nil]])
+    }
+
+    func test_anotherAccount_isNeverAskedConditionally_soNeverAnsweredWithTheStoredValue() async throws {
+        let store = InMemoryEntityStore()
+        let transport = sequencedStub([note("alice's"), note("bob's"), notModified])
+        let client = try client(transport, store: store)
+        let alice = Request<Note>(.get, "notes/n1", headers: ["Authorization": "Bearer alice"])
+        let bob = Request<Note>(.get, "notes/n1", headers: ["Authorization": "Bearer bob"])
+
+        _ = try await client.send(alice).value
+        let bobs = try await client.answer(for: bob).value
+        _ = try await client.send(bob).value
+
+        XCTAssertFalse(bobs.isRevalidated)
+        XCTAssertEqual(bobs.value.text, "bob's")
+        XCTAssertEqual(transport.requests.map(conditionalFields), [[nil, nil], [nil, nil], ["\"v1\"", nil]],
+                       "bob asks whole, then with his own validator")
     }
 
     func test_a304_answersWithTheStoredValue_revalidated_andLeavesTheStoreUntouched() async throws {

@@ -1,3 +1,4 @@
+import BatonOpenSSL
 import XCTest
 @testable import DemoServer
 #if canImport(FoundationNetworking)

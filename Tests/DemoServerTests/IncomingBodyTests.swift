@@ -1,3 +1,4 @@
+import BatonOpenSSL
 import BatonLocking
 import XCTest
 @testable import DemoServer

@@ -1,8 +1,9 @@
-@testable import DemoServer
+import BatonOpenSSL
 import Foundation
 import TestSupport
 
-// DemoServer's internal `SHA256` gives the digests, since Foundation has none on Linux.
+// BatonOpenSSL's `SHA256` (DemoServer's and Baton's) gives the digests, since Foundation has
+// none on Linux.
 
 extension Fixtures {
     /// The lower-case hex SHA-256 of `data`, as `/_demo/echo` and `Photo.sha256` report it.

@@ -56,8 +56,7 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     /// Prepares the request and makes the first attempt; the promise settles with the call.
     func start() -> Promise<Output> {
         do {
-            var prepared = try client.builder.prepare(endpoint)
-            Revalidation.prepare(&prepared, for: endpoint, client: client)
+            let prepared = try client.builder.prepare(endpoint)
             client.emit(.started(prepared.summary))
             reportOutcome(of: prepared.summary)
             if hasDeadline, let deadline = client.configuration.deadline { enforce(deadline, on: prepared.summary) }
@@ -107,8 +106,10 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
         }
     }
 
-    /// Sends the attempt's request, then processes what comes back.
-    private func send(_ request: URLRequest, attempt number: Int, _ prepared: PreparedRequest) {
+    /// Sends the attempt's request (asking whether a stored value changed, if the client
+    /// revalidates), then processes what comes back.
+    private func send(_ adapted: URLRequest, attempt number: Int, _ preparedBefore: PreparedRequest) {
+        let (request, prepared) = Revalidation.prepare(adapted, preparedBefore, for: endpoint, client: client)
         latest.withLock(annotating: self) { latest in
             latest.number = number
             latest.request = request
@@ -136,15 +137,15 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     private func process(_ answer: HTTPResponse, attempt number: Int, _ prepared: PreparedRequest) {
         var marked = answer
         // A 304 to the call's own conditional request answers with the stored value.
-        marked.isRevalidation = answer.statusCode == 304 && prepared.revalidating != nil
+        marked.isRevalidation = answer.statusCode == 304 && prepared.revalidation?.stored != nil
         let response = marked
         let value: E.Response
         do {
-            value = try processing.decode(response, summary: prepared.summary, revalidating: prepared.revalidating)
+            value = try processing.decode(response, summary: prepared.summary, revalidating: prepared.revalidation?.stored)
         } catch {
             return failed(attempt: number, prepared, error: error)
         }
-        processing.keep(value, from: response, summary: prepared.summary) { [self] kept in
+        processing.keep(value, from: response, summary: prepared.summary, revalidation: prepared.revalidation) { [self] kept in
             if keepsTimings { latest.withLock(annotating: self) { $0.timings?.processed() } }
             finish(kept.map { output(value, response) }, response: response)
         }

@@ -74,7 +74,10 @@ extension Client {
         /// Modified` answers with the stored value, untouched (``Answer/isRevalidated``), no body
         /// crossing the wire; a `200` replaces it. An answer marked `Cache-Control: no-store`
         /// keeps no validator (its value is still saved, for ``Client/answer(for:offline:)``).
-        /// Validators are kept in the store, beside the entities. Default `false`: every call
+        /// Validators are kept in the store, beside the entities, one per URL, with a hash of the
+        /// credentials (`Authorization`, `Cookie`) they were asked with: a call with other
+        /// credentials (another account, a refreshed token) asks for the whole value again, so
+        /// that no account is answered with another's. Default `false`: every call
         /// asks for the whole value, as a call without a store does.
         public var revalidatesStoredValues = false
         /// Whether a call whose entities could not be saved fails with the store's error. By
@@ -91,8 +94,10 @@ extension Client {
         /// Each call still validates and decodes the answer, and runs its own handlers; one call
         /// cancelling leaves the request running for the others, and it stops when all of them
         /// have cancelled; pausing a call does not pause the request the others wait for.
-        /// Requests with a body, downloads and streams are never merged. Default `false`: every
-        /// call sends its own request, as a server that counts them expects.
+        /// Requests with a body, downloads and streams are never merged. A call that joined
+        /// another's request shows none of its connection's phases in its timings (its time is
+        /// all ``AttemptTimings/receiving``). Default `false`: every call sends its own request,
+        /// as a server that counts them expects.
         public var mergesIdenticalRequests = false
 
         /// The largest ``RequestBody/multipart(_:)`` body built in memory; a larger one is written to

@@ -1,9 +1,5 @@
+import BatonLocking
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -33,34 +29,10 @@ struct FileDownload<Base: Endpoint>: Endpoint {
     /// resumable file: a user's, or one keeping bodies in memory) is put into the file first,
     /// where its head says.
     func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> URL {
-        if response.bodyFile != resumable.file { try adopt(response) }
+        if response.bodyFile != resumable.file { try resumable.adopt(response) }
         try resumable.verify()
-        do {
-            // rename(2) replaces the destination in one step, when both are on one file system;
-            // across file systems the file is copied over instead.
-            if rename(resumable.file.path, destination.path) != 0 {
-                let files = FileManager.default
-                if files.fileExists(atPath: destination.path) { try files.removeItem(at: destination) }
-                try files.moveItem(at: resumable.file, to: destination)
-            }
-            return destination
-        } catch {
-            throw URLError(.cannotMoveFile, userInfo: [NSLocalizedDescriptionKey: "the download could not be moved to \(destination.path): \(error.localizedDescription)"])
-        }
-    }
-
-    /// Puts the body of `response`, from its own file or from memory, into the resumable file.
-    private func adopt(_ response: HTTPResponse) throws {
-        let placement = try resumable.accept(status: response.statusCode, headers: { response.value(forHeader: $0) })
-        // A whole answer in a file of its own becomes the download's file, in one step.
-        if placement.offset == 0, let file = response.bodyFile, rename(file.path, resumable.file.path) == 0 { return }
-        let output = try FileHandle(forWritingTo: resumable.file)
-        defer { try? output.close() }
-        try output.seek(toOffset: UInt64(placement.offset))
-        guard let file = response.bodyFile else { return try output.write(contentsOf: response.body) }
-        let input = try FileHandle(forReadingFrom: file)
-        defer { try? input.close() }
-        while let piece = try input.read(upToCount: 1 << 20), !piece.isEmpty { try output.write(contentsOf: piece) }
+        try resumable.move(to: destination)
+        return destination
     }
 }
 
@@ -89,10 +61,16 @@ extension Client {
     /// starts over, and monitors hear ``ClientEvent/Kind/startedOver`` with why, as the progress
     /// goes back. The file is whole when the call fulfils: its size is the representation's
     /// length, and its SHA-256 the one the server names (`Repr-Digest`, which Baton asks for with
-    /// `Want-Repr-Digest`), or the attempt fails and the next starts over. ``HTTP1Transport``
+    /// `Want-Repr-Digest`), or the attempt fails and the next starts over (a digest of a
+    /// content-coded answer names the coded bytes, and is not checked). ``HTTP1Transport``
     /// keeps what arrived of a cut transfer; other transports, only whole answers. With
     /// ``DownloadOptions/keepsPartialFile``, what arrived survives the call, and a later one
-    /// goes on from it. Otherwise nothing is left behind, whatever happens.
+    /// goes on from it; one such download to a destination runs at a time in a process (a second
+    /// fails at once, as ``APIError/Kind/invalidRequest``). Otherwise nothing is left behind,
+    /// whatever happens. An endpoint that asks for a `Range` of its own gets what it asks,
+    /// written as it comes, and is never resumed. A resource whose validator is a weak `ETag`, or
+    /// a `Last-Modified` less than a second before its `Date`, cannot be resumed (RFC 9110
+    /// §13.1.5): a retry starts over.
     ///
     /// ```swift
     /// var options = DownloadOptions()
@@ -103,6 +81,12 @@ extension Client {
     /// ```
     public func download<E: Endpoint>(_ endpoint: E, to destination: URL, options: DownloadOptions = DownloadOptions()) -> Promise<URL> {
         let kept = options.keepsPartialFile
+        // A kept file has one writer: a second download to the same destination at once fails.
+        if kept, !KeptDownloads.claim(destination) {
+            let summary = RequestSummary(method: endpoint.method, url: nil, path: endpoint.path.encoded, redaction: builder.redaction)
+            return Promise(error: APIError.invalidRequest(summary, field: "destination",
+                reason: "another download to \(destination.path) that keeps its partial file is running in this process"))
+        }
         let file = kept ? DownloadOptions.partialFile(for: destination) : DownloadFile.location()
         let record = kept ? DownloadOptions.record(for: destination) : nil
         let resumable = ResumableDownload(file: file, record: record, asksForDigest: options.asksForDigest) { [weak self] reason in
@@ -112,7 +96,23 @@ extension Client {
         call.observeSettlement { event in
             guard case .settled(let outcome) = event else { return }
             resumable.end(succeeded: (try? Promise<URL>.result(of: outcome).get()) != nil)
+            if kept { KeptDownloads.release(destination) }
         }
         return call
+    }
+}
+
+/// The destinations of this process's downloads that keep their partial files, running now: two
+/// writing one kept file at once would mix their bytes.
+enum KeptDownloads {
+    private static let running = Locked<Set<String>>([])
+
+    /// Claims `destination`; `false` when a running download holds it.
+    static func claim(_ destination: URL) -> Bool {
+        running.withLock { $0.insert(destination.standardizedFileURL.path).inserted }
+    }
+
+    static func release(_ destination: URL) {
+        _ = running.withLock { $0.remove(destination.standardizedFileURL.path) }
     }
 }

@@ -11,8 +11,9 @@ struct PreparedRequest: Sendable {
     /// A multipart form too large for memory, to be written to a temporary file (which then
     /// becomes ``body``) before the first attempt.
     var spool: MultipartForm?
-    /// The stored value a conditional request revalidates: what a `304` answers with.
-    var revalidating: (any Sendable)?
+    /// The attempt's conditional request for a stored value, set after the adapters: what a
+    /// `304` answers with, and where the next validator is kept.
+    var revalidation: RevalidationContext?
 
     /// This request sending `body`, the file a spooled form was written to.
     func sending(_ body: TransportBody) -> PreparedRequest {

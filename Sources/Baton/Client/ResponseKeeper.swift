@@ -24,11 +24,14 @@ struct ResponseKeeper: Sendable {
 
     /// Saves the entities in `value` and runs the hooks. A store that fails is reported to the
     /// client's monitors, and fails the call only if the client says so.
-    func keep(_ value: any Sendable, from response: HTTPResponse, for request: RequestSummary, client: Client, saving: Bool = true) throws {
+    func keep(
+        _ value: any Sendable, from response: HTTPResponse, for request: RequestSummary, client: Client, saving: Bool = true,
+        revalidation: RevalidationContext? = nil
+    ) throws {
         if saving, let store {
             do {
                 try Self.save(value, to: store)
-                if revalidates { try Revalidation.remember(value, from: response, for: request, in: store) }
+                if revalidates, let revalidation { try Revalidation.remember(value, from: response, for: revalidation, in: store) }
             } catch {
                 client.emit(.storeFailed(request, error: error))
                 if failsCallsWhenStoreFails { throw error }

@@ -27,14 +27,14 @@ struct ResponseProcessing<E: Endpoint>: Sendable {
     /// off the caller's queue (the session's, which every answer of the client waits for), since
     /// saving writes files.
     func keep(
-        _ value: E.Response, from response: HTTPResponse, summary: RequestSummary,
+        _ value: E.Response, from response: HTTPResponse, summary: RequestSummary, revalidation: RevalidationContext? = nil,
         completion: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
         // A revalidated value is the stored one, untouched: only the hooks see it.
         let saves = !response.isRevalidation
         guard let keeper = client.keeper, keeper.keeps(value, saving: saves) else { return completion(.success(())) }
         DispatchQueue.global().async { [client] in
-            completion(Result { try keeper.keep(value, from: response, for: summary, client: client, saving: saves) })
+            completion(Result { try keeper.keep(value, from: response, for: summary, client: client, saving: saves, revalidation: revalidation) })
         }
     }
 }

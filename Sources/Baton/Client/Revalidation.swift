@@ -12,39 +12,54 @@ import FoundationNetworking
 /// The validator is kept in the store itself, beside the entities (``StoredValidator``), so it
 /// lives as long as they do, in whichever store the client has.
 enum Revalidation {
-    /// Adds the validator of `endpoint`'s stored value to `prepared`, with that value, when the
-    /// client revalidates and both are in the store. A call whose endpoint sets conditional
-    /// fields of its own is left as it is.
-    static func prepare<E: Endpoint>(_ prepared: inout PreparedRequest, for endpoint: E, client: Client) {
+    /// `request`, about to be sent for `endpoint`, with the validator of its stored value and
+    /// `prepared` with that value, when the client revalidates and both are in the store and
+    /// were saved for the same credentials (`Authorization`, `Cookie`: another account's value
+    /// is never answered with). A call whose endpoint sets conditional fields of its own is left
+    /// as it is. Run after the adapters, which set the credentials.
+    static func prepare<E: Endpoint>(
+        _ request: URLRequest, _ prepared: PreparedRequest, for endpoint: E, client: Client
+    ) -> (URLRequest, PreparedRequest) {
         let configuration = client.configuration
         guard configuration.revalidatesStoredValues, let store = configuration.store, endpoint.method == .get,
-              ResponseKeeper.isStorable(type: E.Response.self), let url = prepared.urlRequest.url?.absoluteString,
-              prepared.urlRequest.value(forHTTPHeaderField: "If-None-Match") == nil,
-              prepared.urlRequest.value(forHTTPHeaderField: "If-Modified-Since") == nil,
-              let validator = try? store.read(StoredValidator.self, id: StoredValidator.id(for: url)), validator.url == url,
+              ResponseKeeper.isStorable(type: E.Response.self), let url = request.url?.absoluteString,
+              request.value(forHTTPHeaderField: "If-None-Match") == nil,
+              request.value(forHTTPHeaderField: "If-Modified-Since") == nil
+        else { return (request, prepared) }
+        var prepared = prepared
+        var context = RevalidationContext(url: url, credentials: StoredValidator.credentials(of: request))
+        guard let validator = try? store.read(StoredValidator.self, id: StoredValidator.id(for: url)),
+              validator.matches(url: url, credentials: context.credentials),
               let value = stored(E.Response.self, ids: validator.ids, from: store)
-        else { return }
-        if let etag = validator.etag { prepared.urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let date = validator.lastModified { prepared.urlRequest.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
-        prepared.revalidating = value
+        else {
+            prepared.revalidation = context
+            return (request, prepared)
+        }
+        var request = request
+        if let etag = validator.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let date = validator.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+        context.stored = value
+        prepared.revalidation = context
+        return (request, prepared)
     }
 
     /// Keeps the validator of `response`, the answer `value` was decoded from and saved, so that
-    /// the next call asks with it; or forgets the one kept, when the answer has none or says
-    /// `Cache-Control: no-store` (the value is still saved: the store is the app's, but it is
-    /// never revalidated).
-    static func remember(_ value: Any, from response: HTTPResponse, for request: RequestSummary, in store: any EntityStore) throws {
-        guard request.method == .get, response.statusCode == 200, let url = request.url?.absoluteString,
-              let ids = ResponseKeeper.ids(of: value)
-        else { return }
-        let id = StoredValidator.id(for: url)
+    /// the next call from the same credentials asks with it; or forgets the one kept, when the
+    /// answer has none or says `Cache-Control: no-store` (the value is still saved: the store is
+    /// the app's, but it is never revalidated).
+    static func remember(_ value: Any, from response: HTTPResponse, for context: RevalidationContext, in store: any EntityStore) throws {
+        guard response.statusCode == 200, let ids = ResponseKeeper.ids(of: value) else { return }
+        let id = StoredValidator.id(for: context.url)
         let etag = response.value(forHeader: "ETag")
         let lastModified = response.value(forHeader: "Last-Modified")
         let noStore = response.value(forHeader: "Cache-Control")?.lowercased().contains("no-store") ?? false
         guard !noStore, etag != nil || lastModified != nil else {
             return try store.delete(StoredValidator.self, id: id)
         }
-        try store.save(StoredValidator(id: id, url: url, etag: etag, lastModified: lastModified, ids: ids))
+        try store.save(StoredValidator(
+            id: id, check: StoredValidator.hash(context.url, seed: StoredValidator.checkSeed), credentials: context.credentials,
+            etag: etag, lastModified: lastModified, ids: ids
+        ))
     }
 
     /// The value of type `Value` kept in `store` under `ids`, if every entity of it is there.
@@ -65,27 +80,60 @@ enum Revalidation {
     }
 }
 
+/// One attempt's conditional request: its URL and credentials, and the stored value a `304`
+/// answers with (`nil` when none was asked about).
+struct RevalidationContext: Sendable {
+    var url: String
+    /// A hash of the attempt's `Authorization` and `Cookie`.
+    var credentials: String
+    var stored: (any Sendable)?
+}
+
 /// What a client keeps in its store to revalidate a stored value: the validator of the answer it
-/// was decoded from, and the entities it is, by id.
+/// was decoded from, the entities it is, by id, and hashes of its URL and of the credentials it
+/// was asked with (never the URL or the credentials themselves: a URL may carry secrets too).
 struct StoredValidator: StoredEntity {
     static var storeName: String { "Baton.Validator" }
 
-    /// A hash of ``url``: a store's ids are short.
+    /// A hash of the URL: one validator per URL, the latest.
     var id: String
-    var url: String
+    /// Another hash of the URL, which tells URLs whose ``id``s collide apart.
+    var check: String
+    /// A hash of the credentials the value was fetched with.
+    var credentials: String
     var etag: String?
     var lastModified: String?
     /// The entities' ids, in the order of the list they came in (one for a single entity).
     var ids: [String]
 
-    /// The id of the validator for `url`: its 64-bit FNV-1a hash, in hexadecimal (``url`` tells
-    /// colliding URLs apart).
+    /// Whether this validator was kept for `url`, asked with `credentials`.
+    func matches(url: String, credentials: String) -> Bool {
+        check == Self.hash(url, seed: Self.checkSeed) && self.credentials == credentials
+    }
+
+    /// The id of the validator for `url`.
     static func id(for url: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in url.utf8 {
+        hash(url, seed: 0xcbf2_9ce4_8422_2325)
+    }
+
+    /// The hash of `request`'s credentials.
+    static func credentials(of request: URLRequest) -> String {
+        let authorization = request.value(forHTTPHeaderField: "Authorization") ?? ""
+        let cookie = request.value(forHTTPHeaderField: "Cookie") ?? ""
+        return hash(authorization + "\n" + cookie, seed: 0xcbf2_9ce4_8422_2325) + hash(cookie + "\n" + authorization, seed: checkSeed)
+    }
+
+    /// The seed of ``check``: another start than FNV's own, for a hash independent of ``id``'s.
+    static let checkSeed: UInt64 = 0x84222325cbf29ce4
+
+    /// A 64-bit FNV-1a hash of `text` from `seed`, in 16 hexadecimal digits.
+    static func hash(_ text: String, seed: UInt64) -> String {
+        var hash = seed
+        for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
-        return String(hash, radix: 16)
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

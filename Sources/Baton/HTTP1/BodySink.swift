@@ -107,6 +107,9 @@ struct BodySink {
             // A small piece can inflate a thousandfold: hand over at most a read's worth at once.
             if streamed.count >= 64 << 10 { try endOfRead() }
         } else if let download {
+            // A download whose call is over (cancelled) writes nothing more: its kept file may
+            // already be another call's.
+            if let resumable, resumable.hasEnded { throw URLError(.cancelled) }
             // Straight from the read buffer to the file: pieces are tens of kibibytes already.
             do {
                 try download.handle.write(contentsOf: bytes)
@@ -147,7 +150,11 @@ struct BodySink {
         if !reportsEachChunk {
             request.report(PromiseProgress(completed: offset + received, total: offset + received, kind: .bytesReceived))
         }
-        if let digest { resumable?.computed(digest.finish()) }
+        if let digest {
+            resumable?.computed(digest.finish())
+            // A finished digest takes no more: none is kept for another attempt.
+            self.digest = nil
+        }
         guard let download else { return (data, nil) }
         do {
             try download.handle.close()

@@ -156,6 +156,11 @@ public final class ImageLoader: Sendable {
                 call.then { result in
                     switch result {
                     case .success(let answer):
+                        // A redirect left unfollowed (the client's policy) is not an image.
+                        if let response = answer.response, (300..<400).contains(response.statusCode), response.statusCode != 304 {
+                            let summary = RequestSummary(method: .get, url: response.url, path: target.request.path.encoded)
+                            return reject(APIError.unacceptableStatus(summary, response, message: nil))
+                        }
                         // Not modified: the image on disk is current.
                         let fresh = answer.response?.statusCode == 304 ? cached?.image : nil
                         let image = fresh ?? LoadedImage(data: answer.value, contentType: answer.response?.value(forHeader: "Content-Type"))

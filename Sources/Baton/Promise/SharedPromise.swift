@@ -34,6 +34,22 @@ public final class SharedPromise<Value: Sendable>: Sendable {
     /// cancellation cancels the work only if every other share has been cancelled too.
     public func share() -> Promise<Value> {
         shares.withLock(annotating: self) { $0.open += 1 }
+        return makeShare()
+    }
+
+    /// A share, unless the work was cancelled already (every share was): the check and the
+    /// joining are one step, so that a share never joins work being cancelled under it.
+    func shareIfRunning() -> Promise<Value>? {
+        let joined: Bool = shares.withLock(annotating: self) { shares in
+            guard !shares.cancelledWork else { return false }
+            shares.open += 1
+            return true
+        }
+        return joined ? makeShare() : nil
+    }
+
+    /// A new share of the work, counted already.
+    private func makeShare() -> Promise<Value> {
         let share = Promise<Value>(upstream: ShareLink(self))
         work.subscribe { event in
             switch event {

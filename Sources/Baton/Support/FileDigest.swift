@@ -5,10 +5,9 @@ import Foundation
 /// bytes already on disk feeds its digest first, or checks once whole.
 enum FileDigest {
     /// A digest fed the first `count` bytes of `file` (all of them when `count` is `nil`), to be
-    /// fed more or finished; `nil` where no digest can be computed (no OpenSSL), or when the file
-    /// holds fewer bytes.
+    /// fed more or finished; `nil` when the file cannot be read, or holds fewer bytes.
     static func sha256(ofFirst count: Int64? = nil, of file: URL) -> DigestSHA256? {
-        guard let digest = DigestSHA256() else { return nil }
+        let digest = DigestSHA256()
         if count == 0 { return digest }
         guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
         defer { try? handle.close() }

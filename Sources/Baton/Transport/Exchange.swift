@@ -71,7 +71,8 @@ struct Exchange: Sendable {
                 guard response.body.count <= limit else {
                     return events.completed(.failure(APIError.responseTooLarge(summary, limit: limit)))
                 }
-                if let resumable = options.resumable, redirects < RedirectPolicy.maximumRedirects, resumable.startsOver(after: response) {
+                if let resumable = options.resumable, redirects < RedirectPolicy.maximumRedirects, call.isPending,
+                   resumable.startsOver(after: response) {
                     var whole = request
                     resumable.prepare(&whole)
                     return hop(whole, body: body, redirects: redirects + 1, summary: summary, options: options, call: call, events: events)

@@ -22,23 +22,40 @@ final class RequestMerger: Sendable {
         guard let key = Self.key(of: request, body: body, options: options) else {
             return transport.send(request, body: body, options: options)
         }
-        let (shared, started): (SharedPromise<HTTPResponse>, Promise<HTTPResponse>?) = inFlight.withLock(annotating: self) { inFlight in
-            if let running = inFlight[key], !running.isCancelled { return (running, nil) }
-            let work = transport.send(request, body: body, options: options)
-            let shared = SharedPromise(work)
+        // The transfer is entered as a relay, the transport called outside the lock.
+        let (share, relay): (Promise<HTTPResponse>, Promise<HTTPResponse>?) = inFlight.withLock(annotating: self) { inFlight in
+            if let running = inFlight[key], let share = running.shareIfRunning() { return (share, nil) }
+            let relay = Promise<HTTPResponse>(upstream: nil)
+            let shared = SharedPromise(relay)
             inFlight[key] = shared
-            return (shared, work)
+            // Before any share: handlers run in the order they were added, so the transfer is
+            // forgotten before any caller hears of it, and a request sent from a caller's
+            // handler sends anew.
+            relay.subscribe { [weak self] event in
+                guard case .settled = event, let self else { return }
+                self.forget(key, shared)
+            }
+            return (shared.share(), relay)
         }
-        // Outside the lock: a transfer that already settled runs this at once. Before any share:
-        // handlers run in the order they were added, so the transfer is forgotten before any
-        // caller hears of it, and a request sent from a caller's handler sends anew.
-        started?.subscribe { [weak self] event in
-            guard case .settled = event, let self else { return }
-            inFlight.withLock(annotating: self) { inFlight in
-                if inFlight[key] === shared { inFlight[key] = nil }
+        guard let relay else { return share }
+        let work = transport.send(request, body: body, options: options)
+        // Every caller cancelling cancels the relay, and so the transfer.
+        relay.wait(for: work)
+        work.subscribe { event in
+            switch event {
+            case .progress(let progress): relay.report(progress)
+            case .settled(let outcome): relay.settle(outcome)
             }
         }
-        return shared.share()
+        if !relay.isPending { work.cancel() }
+        return share
+    }
+
+    /// Forgets the transfer `shared` of `key`, unless another took its place.
+    private func forget(_ key: String, _ shared: SharedPromise<HTTPResponse>) {
+        inFlight.withLock(annotating: self) { inFlight in
+            if inFlight[key] === shared { inFlight[key] = nil }
+        }
     }
 
     /// What makes two requests the same; `nil` for one never merged.

@@ -47,6 +47,9 @@ final class ResumableDownload: Sendable {
         var computed: [UInt8]?
         /// The call is over: a transport still going may not make the file again.
         var ended = false
+        /// Whether the endpoint asks for a range of its own (`nil` until the first attempt): the
+        /// answer is then written as it is, never resumed.
+        var userRange: Bool?
         /// The digest of a cut transfer's bytes, and how many bytes of the file it covers: the
         /// next attempt goes on from it rather than reading the file again.
         var partialDigest: (digest: DigestSHA256, covering: Int64)?
@@ -80,6 +83,13 @@ final class ResumableDownload: Sendable {
     /// bytes of a representation with a validator, from the same URL. A file that cannot be taken
     /// up is emptied, saying why.
     func prepare(_ request: inout URLRequest) {
+        let hasRange = request.value(forHTTPHeaderField: "Range") != nil
+        let userRange = state.withLock(annotating: self) { state in
+            if state.userRange == nil { state.userRange = hasRange }
+            return state.userRange!
+        }
+        // The endpoint's own range: its answer is the file, as asked.
+        guard !userRange else { return }
         request.setValue(nil, forHTTPHeaderField: "Range")
         request.setValue(nil, forHTTPHeaderField: "If-Range")
         let url = request.url?.absoluteString ?? ""
@@ -110,20 +120,35 @@ final class ResumableDownload: Sendable {
     /// - Throws: `URLError(.badServerResponse)` for a `206` that is not the range asked (the
     ///   file is emptied: the next attempt starts over).
     func accept(status: Int, headers: (String) -> String?) throws(URLError) -> (offset: Int64, total: Int64?) {
-        let (asked, ended) = state.withLock(annotating: self) { ($0.asked, $0.ended) }
+        let (asked, ended, userRange, known) = state.withLock(annotating: self) { ($0.asked, $0.ended, $0.userRange ?? false, ($0.validator, $0.total)) }
         // The call is over (cancelled): a late answer changes nothing, the record least of all.
         guard !ended else { throw URLError(.cancelled) }
-        let named = RepresentationDigest.sha256(in: headers, status: status)
+        if userRange {
+            try cut(at: 0)
+            return (0, nil)
+        }
+        // A digest names the representation as sent: of the encoded bytes, when there is a
+        // content coding, which the file (decoded) cannot be checked against.
+        let encoded = headers("Content-Encoding").map { !WireText.equalIgnoringCase($0, "identity") } ?? false
+        let named = encoded ? nil : RepresentationDigest.sha256(in: headers, status: status)
         if status == 206 {
             let field = headers("Content-Range")
             guard asked > 0, let field, let range = ContentRange(field), let sent = range.range, sent.lowerBound == asked, length >= asked else {
                 startOver(because: "the server's 206 answer (Content-Range: \(field ?? "none")) is not the range asked, bytes \(asked)-")
                 throw URLError(.badServerResponse, detail: "a 206 answer whose Content-Range (\(field ?? "none")) is not the range asked (bytes \(asked)-)")
             }
-            let total = range.completeLength
+            // The rest of another version (a server that ignored If-Range): never spliced on.
+            let etag = headers("ETag")
+            let otherTag = etag != nil && known.0?.hasPrefix("\"") == true && etag != known.0
+            let otherLength = range.completeLength != nil && known.1 != nil && range.completeLength != known.1
+            guard !otherTag, !otherLength else {
+                startOver(because: "the server's 206 answer is of another version of the file (\(otherTag ? "ETag \(etag ?? "")" : "length \(range.completeLength ?? 0)"))")
+                throw URLError(.badServerResponse, detail: "a 206 answer of another version of the file than the bytes already downloaded")
+            }
+            let total = range.completeLength ?? known.1
             state.withLock(annotating: self) { state in
                 state.named = named
-                if let total { state.total = total }
+                state.total = total
             }
             try cut(at: asked)
             return (asked, total)
@@ -131,10 +156,8 @@ final class ResumableDownload: Sendable {
         if asked > 0 {
             startOver(because: "the server sent the whole file rather than the rest asked for: it changed there (its validator no longer matches), or the server does not send ranges")
         }
-        let encoded = headers("Content-Encoding").map { !WireText.equalIgnoringCase($0, "identity") } ?? false
-        let etag = headers("ETag").flatMap { $0.hasPrefix("\"") ? $0 : nil }
         let total = encoded ? nil : headers("Content-Length").flatMap { Int64($0) }
-        let validator = encoded ? nil : etag ?? headers("Last-Modified")
+        let validator = encoded ? nil : Self.validator(in: headers)
         let current = state.withLock(annotating: self) { state in
             guard !state.ended else { return false }
             state.validator = validator
@@ -146,6 +169,18 @@ final class ResumableDownload: Sendable {
         try cut(at: 0)
         writeRecord()
         return (0, total)
+    }
+
+    /// What `If-Range` may name for an answer with `headers` (RFC 9110 §13.1.5): its strong
+    /// `ETag`; without one, its `Last-Modified` when that is a strong validator, a second or more
+    /// before the answer's `Date`. A weak `ETag`, or a date that may name two versions, cannot
+    /// be resumed from.
+    static func validator(in headers: (String) -> String?) -> String? {
+        if let etag = headers("ETag") { return etag.hasPrefix("\"") ? etag : nil }
+        guard let text = headers("Last-Modified"), let modified = HTTPDate.parse(text),
+              let date = headers("Date").flatMap(HTTPDate.parse), date.timeIntervalSince(modified) >= 1
+        else { return nil }
+        return text
     }
 
     /// Whether `response`, to an attempt that asked for a range, says the range cannot be sent
@@ -208,7 +243,8 @@ final class ResumableDownload: Sendable {
             if let record { try? FileManager.default.removeItem(at: record) }
             return
         }
-        guard length > 0 else {
+        // Bytes without a validator can never be taken up: they are not kept.
+        guard length > 0, state.withLock(annotating: self, { $0.validator != nil }) else {
             try? FileManager.default.removeItem(at: file)
             if let record { try? FileManager.default.removeItem(at: record) }
             return
@@ -236,10 +272,19 @@ final class ResumableDownload: Sendable {
     /// Cuts the file to `offset` bytes, making it if it is not there; refused once the call is
     /// over, so that a transport finishing late leaves no file behind.
     private func cut(at offset: Int64) throws(URLError) {
+        try whileCurrent { try cutLocked(at: offset) }
+    }
+
+    /// Runs `work` on the file with the state locked, unless the call is over: file work that
+    /// must not happen after its end (a late transport making the file again, a cancelled
+    /// download replacing its destination).
+    ///
+    /// - Throws: `URLError(.cancelled)` once the call is over; `work`'s error as a `URLError`.
+    func whileCurrent<T: Sendable>(_ work: () throws -> T) throws(URLError) -> T {
         do {
-            try state.withLock(annotating: self) { state in
+            return try state.withLock(annotating: self) { state in
                 guard !state.ended else { throw URLError(.cancelled) }
-                try cutLocked(at: offset)
+                return try work()
             }
         } catch let error as URLError {
             throw error
@@ -247,6 +292,9 @@ final class ResumableDownload: Sendable {
             throw URLError(.cannotWriteToFile, detail: "the download's file \(file.path) cannot be written (\(error.localizedDescription))")
         }
     }
+
+    /// Whether the call is over: a transport still writing stops.
+    var hasEnded: Bool { state.withLock(annotating: self) { $0.ended } }
 
     /// The file cut to `offset` bytes, made if missing; called with the state locked.
     private func cutLocked(at offset: Int64) throws {

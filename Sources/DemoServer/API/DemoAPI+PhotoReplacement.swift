@@ -1,3 +1,4 @@
+import BatonOpenSSL
 /// `PUT /photos/:id`: new bytes for a stored photo, so that a client can meet a resource that
 /// changes between two requests (a download resumed after the photo was replaced).
 extension DemoAPI {

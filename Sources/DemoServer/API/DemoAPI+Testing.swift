@@ -1,3 +1,4 @@
+import BatonOpenSSL
 /// The `/_demo/*` routes that tests use to see and steer the server.
 extension DemoAPI {
     static let redirectStatuses: Set = [301, 302, 303, 307, 308]

@@ -1,3 +1,4 @@
+import BatonOpenSSL
 import Foundation
 
 /// The fixed resources the server starts with (and returns to on `/_demo/reset`), and the

@@ -1,3 +1,4 @@
+import BatonOpenSSL
 /// Collects the parts of a photo upload from `MultipartParser` events: exactly one `photo` file part
 /// (JPEG or PNG, with a filename), hashed as it streams by, and an optional `caption` text part.
 /// Other parts are read past and ignored.

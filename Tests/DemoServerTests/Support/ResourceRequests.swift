@@ -1,3 +1,4 @@
+import BatonOpenSSL
 import Foundation
 @testable import DemoServer
 

@@ -1,3 +1,4 @@
+import BatonOpenSSL
 /// What makes two requests with the same `Idempotency-Key` "the same request": method, route,
 /// the id in the path, and what the route parsed out of the body that matters to its result
 /// (a review's content and rating; a photo's SHA-256, filename, type and caption), hashed.

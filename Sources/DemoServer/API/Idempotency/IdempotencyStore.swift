@@ -2,6 +2,9 @@
 /// either the request still being handled with it, or the request it was first used with (as a
 /// fingerprint) and the answer that request got.
 ///
+/// At most ``limit`` answered keys are kept, the oldest forgotten first, so that clients sending a
+/// new key with every request cannot grow the server's memory without bound.
+///
 /// Lives in ``DemoAPI/State``, behind its lock; a reset replaces it, forgetting every key. A
 /// request that was handling a key when the reset came finds its reservation gone and remembers
 /// nothing, so a reset really is a fresh start.
@@ -34,8 +37,14 @@ struct IdempotencyStore: Sendable {
         case busy
     }
 
+    /// The most answered keys kept: far more than a test or a session sends.
+    static let limit = 10_000
+
     private var entries: [String: Entry] = [:]
     private var nextToken = 1
+    /// Answered keys, oldest first, from `head` on: the order they are forgotten in.
+    private var answeredOrder: [String] = []
+    private var head = 0
 
     /// Reserves `key` for the arriving request, unless it is held or answered.
     mutating func arrive(_ key: String) -> Arrival {
@@ -63,6 +72,16 @@ struct IdempotencyStore: Sendable {
     mutating func remember(_ key: String, token: Int, fingerprint: Fingerprint, response: ServerResponse) {
         guard case .handling(token) = entries[key] else { return }
         entries[key] = .answered(fingerprint: fingerprint, response: response)
+        answeredOrder.append(key)
+        while answeredOrder.count - head > Self.limit {
+            let oldest = answeredOrder[head]
+            head += 1
+            if case .answered = entries[oldest] { entries[oldest] = nil }
+        }
+        if head > 1024, head * 2 > answeredOrder.count {
+            answeredOrder.removeFirst(head)
+            head = 0
+        }
     }
 
     /// Frees the key if the request holding `token` still holds it without an answer to keep (it

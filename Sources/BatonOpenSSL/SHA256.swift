@@ -1,8 +1,9 @@
-/// SHA-256 (FIPS 180-4), written here because Foundation has no digest on Linux.
+/// SHA-256 (FIPS 180-4) in Swift, because Foundation has no digest on Linux: DemoServer's, and
+/// Baton's where OpenSSL 3 cannot be loaded (see ``DigestSHA256``).
 ///
 /// Incremental: feed bytes with `update` as they arrive (a streamed upload part, a body read back
 /// from a temporary file) and call `finalize` once. The tests check it against the FIPS vectors.
-struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -21,26 +22,26 @@ struct SHA256: Sendable {
     private var pending: [UInt8] = []
     private var totalBytes: UInt64 = 0
 
-    init() {
+    package init() {
         pending.reserveCapacity(64)
     }
 
     /// Hex digest of `bytes` in one call.
-    static func hexDigest<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func hexDigest<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hasher = SHA256()
         hasher.update(Array(bytes))
         return hasher.finalizeHex()
     }
 
-    mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    mutating func update(_ bytes: ArraySlice<UInt8>) {
+    package mutating func update(_ bytes: ArraySlice<UInt8>) {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         totalBytes &+= UInt64(bytes.count)
         var offset = 0
@@ -66,7 +67,7 @@ struct SHA256: Sendable {
     }
 
     /// The 32-byte digest. The hasher must not be updated afterwards.
-    mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let bitLength = totalBytes &* 8
         var padding: [UInt8] = [0x80]
         let afterMarker = (pending.count + 1) % 64
@@ -86,12 +87,12 @@ struct SHA256: Sendable {
     }
 
     /// The digest as 64 lower-case hex characters, the form the API reports.
-    mutating func finalizeHex() -> String {
+    package mutating func finalizeHex() -> String {
         Self.hex(finalize())
     }
 
     /// A digest in lower-case hex, two characters a byte.
-    static func hex(_ digest: [UInt8]) -> String {
+    package static func hex(_ digest: [UInt8]) -> String {
         let digits: [Character] = Array("0123456789abcdef")
         var text = ""
         text.reserveCapacity(digest.count * 2)
