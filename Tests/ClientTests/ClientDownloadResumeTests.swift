@@ -129,4 +129,30 @@ final class ClientDownloadResumeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: partial.path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: record.path))
     }
+
+    func test_aSecondKeptDownloadToTheSameDestination_failsAtOnce_andTheFirstGoesOn() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let transport = StubTransport { _, _ in
+            release.wait()
+            return HTTPResponse(statusCode: 200, headers: ["ETag": "\"v1\"", "Content-Length": "3"], body: Data("abc".utf8))
+        }
+        let client = try makeClient(transport: transport)
+        let first = client.download(Request<Data>(.get, "files/a.bin"), to: destination, options: kept)
+
+        let second = client.download(Request<Data>(.get, "files/a.bin"), to: destination, options: kept)
+        do {
+            _ = try await second.value
+            XCTFail("a second download of the same kept file ran")
+        } catch let error as APIError {
+            XCTAssertEqual(error.kind, .invalidRequest)
+            XCTAssertTrue("\(error)".contains("another download"), "\(error)")
+        }
+        release.signal()
+        _ = try await first.value
+        XCTAssertEqual(try Data(contentsOf: destination), Data("abc".utf8))
+        // Once the first is over, the destination is free again.
+        let third = client.download(Request<Data>(.get, "files/a.bin"), to: destination, options: kept)
+        release.signal()
+        _ = try await third.value
+    }
 }
