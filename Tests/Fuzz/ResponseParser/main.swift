@@ -2,7 +2,9 @@
 // one server's bytes, parsed for GET and for HEAD, with the default limits and with small ones,
 // whole, one byte at a time and in splits drawn from the input; then the connection's close.
 // The parser must never trap, every split must give the same events, bytes used and error, and
-// the events must keep their promises (see `check`). Build and run: see README beside this file.
+// the events must keep their promises (see `check`). Every field value of a head is also read as
+// a download reads `Content-Range` and `Repr-Digest` (Sources/Baton/Responses), which must keep
+// theirs. Build and run: see README beside this file.
 
 /// What one parse of an input gave, whatever the split.
 struct Outcome: Equatable {
@@ -31,6 +33,7 @@ func drive(_ bytes: UnsafeRawBufferPointer, method: String, limits: ResponseLimi
             check((200...599).contains(head.status), "a head with the status \(head.status)")
             sawHead = true
             outcome.events.append("head \(head.version) \(head.status) \(head.reason.debugDescription) \(head.fields.map { "\($0.name): \($0.value)" })")
+            checkDownloadFields(head)
         case .body(let piece):
             check(sawHead, "a body before the head")
             check(!piece.isEmpty, "an empty body piece")
@@ -79,6 +82,23 @@ func drive(_ bytes: UnsafeRawBufferPointer, method: String, limits: ResponseLimi
         do { try parser.parseEnd { _ in } } catch let again as WireError { check(again == error, "a second error") } catch {}
     }
     return outcome
+}
+
+/// Reads each field of `head` as `Content-Range`, and the head as naming a digest: what parses
+/// must be sound (a range inside its length, a digest of 32 bytes).
+func checkDownloadFields(_ head: ResponseHead) {
+    for field in head.fields {
+        guard let range = ContentRange(field.value) else { continue }
+        check(range.range != nil || range.completeLength != nil, "an unsatisfied range without a length")
+        if let bytes = range.range {
+            check(bytes.lowerBound >= 0 && bytes.lowerBound <= bytes.upperBound, "a range \(bytes)")
+            if let length = range.completeLength { check(bytes.upperBound < length, "a range \(bytes) past its length \(length)") }
+        }
+    }
+    for status in [200, 206] {
+        let digest = RepresentationDigest.sha256(in: { name in head.fields.first { WireText.equalIgnoringCase($0.name, name) }?.value }, status: status)
+        check(digest == nil || digest!.count == 32, "a digest of \(digest?.count ?? 0) bytes")
+    }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
