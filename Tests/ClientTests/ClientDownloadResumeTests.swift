@@ -140,6 +140,10 @@ final class ClientDownloadResumeTests: XCTestCase {
         let first = client.download(Request<Data>(.get, "files/a.bin"), to: destination, options: kept)
 
         let second = client.download(Request<Data>(.get, "files/a.bin"), to: destination, options: kept)
+        // Refused at once: a second download running would wait at the transport.
+        XCTAssertFalse(second.isPending, "a second download of the same kept file ran")
+        defer { for _ in 0..<3 { release.signal() } }
+        guard !second.isPending else { return second.cancel() }
         do {
             _ = try await second.value
             XCTFail("a second download of the same kept file ran")
