@@ -9,20 +9,9 @@ import XCTest
 /// `Client.download(_:to:options:)` going on from a kept partial file
 /// (`DownloadOptions.keepsPartialFile`), over a StubTransport that answers `Range` requests: a
 /// proper `206` continues the file; a `200`, or a `206` starting elsewhere, starts over.
-final class ClientDownloadResumeTests: XCTestCase {
-    private var folder: URL!
+final class ClientDownloadResumeTests: TemporaryFolderTestCase {
     private let url = "http://h/files/a.bin"
 
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        folder = FileManager.default.temporaryDirectory.appending(path: "baton-download-resume-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
-        super.tearDown()
-    }
 
     private var destination: URL { folder.appending(path: "a.bin") }
     private var partial: URL { DownloadOptions.partialFile(for: destination) }

@@ -189,7 +189,7 @@ final class RedactionClientTests: XCTestCase {
             showsAttempts: false, retriers: [ScriptedRetrier(name: "r", decision: .retry(after: .milliseconds(1), cause: .transientFailure), log: log)]
         )
         XCTAssertEqual(lines.dropFirst().first,
-                       "↻ GET /orders/1 attempt 1 failed (transientFailure), retrying in 0.001 seconds: GET /orders/1 failed: the server answered 503 Service Unavailable.")
+                       "↻ GET /orders/1 attempt 1 failed (transientFailure), retrying in 1 ms: GET /orders/1 failed: the server answered 503 Service Unavailable.")
     }
 
     func test_loggingMonitor_failureLine() async throws {

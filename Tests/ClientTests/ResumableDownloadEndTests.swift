@@ -9,21 +9,10 @@ import XCTest
 /// ResumableDownload once an answer filled its file: `verify()` (the size announced, the digest
 /// named) and `end(succeeded:)` (the file removed, or kept with its record for a later download
 /// to go on from).
-final class ResumableDownloadEndTests: XCTestCase {
-    private var folder: URL!
+final class ResumableDownloadEndTests: TemporaryFolderTestCase {
     private let url = "http://h/files/a.bin"
     private let helloDigest = "sha-256=:LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=:"
 
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        folder = FileManager.default.temporaryDirectory.appending(path: "baton-resumable-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
-        super.tearDown()
-    }
 
     private var file: URL { folder.appending(path: "a.part") }
     private var record: URL { folder.appending(path: "a.part.json") }

@@ -8,20 +8,9 @@ import XCTest
 
 /// A Sources bug (not committed): an answer a transport accepts after a kept download ended
 /// still rewrites the download's record.
-final class ResumableDownloadLateAnswerBugTests: XCTestCase {
-    private var folder: URL!
+final class ResumableDownloadLateAnswerBugTests: TemporaryFolderTestCase {
     private let url = URL(string: "http://h/files/a.bin")!
 
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        folder = FileManager.default.temporaryDirectory.appending(path: "baton-resumable-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
-        super.tearDown()
-    }
 
     private func kept() -> ResumableDownload {
         ResumableDownload(file: folder.appending(path: "a.part"), record: folder.appending(path: "a.part.json")) { _ in }

@@ -9,20 +9,9 @@ import XCTest
 /// ResumableDownload's range logic, without a network: which attempts ask for the rest of the
 /// file (`Range`, `If-Range`), and where each answer goes (`accept(status:headers:)`): a `206`
 /// that starts where the file ends, or the whole file again.
-final class ResumableDownloadTests: XCTestCase {
-    private var folder: URL!
+final class ResumableDownloadTests: TemporaryFolderTestCase {
     private let url = "http://h/files/a.bin"
 
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        folder = FileManager.default.temporaryDirectory.appending(path: "baton-resumable-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
-        super.tearDown()
-    }
 
     /// A download into a file of the test's folder, and the reasons it started over.
     private func download() -> (ResumableDownload, Recorder<String>) {

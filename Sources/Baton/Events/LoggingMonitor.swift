@@ -9,7 +9,7 @@ import Foundation
 /// → GET /orders/1
 /// ⇢ GET /orders/1 attempt 1: curl 'http://127.0.0.1:8080/orders/1' -H 'Authorization: <redacted>'
 /// ⇄ connection 1 to 127.0.0.1:8080 opened
-/// ↻ GET /orders/1 attempt 1 failed (transientFailure), retrying in 0.5 seconds: ...
+/// ↻ GET /orders/1 attempt 1 failed (transientFailure), retrying in 500 ms: ...
 /// ✓ GET /orders/1 200 in 3 ms (1 attempt) [total 3.1 ms: connect 0.2, send 0.1, wait 2.4, receive 0.1, process 0.3]
 /// ✗ POST /facilities/1/reviews failed after 1 attempt: the server answered 422 ... [total 2.0 ms: wait 1.8, process 0.2]
 /// ```
@@ -50,7 +50,7 @@ public struct LoggingMonitor: ClientMonitor {
             }
         case .retrying:
             let cause = event.retryCause.map { " (\($0))" } ?? ""
-            write("↻ \(request) attempt \(event.attempt ?? 1) failed\(cause), retrying in \(event.delay ?? .zero): \(Self.text(of: event.error, redaction))")
+            write("↻ \(request) attempt \(event.attempt ?? 1) failed\(cause), retrying in \(Self.milliseconds(event.delay ?? .zero)) ms: \(Self.text(of: event.error, redaction))")
         case .succeeded:
             let status = event.response.map { "\($0.statusCode) " } ?? ""
             write("✓ \(request) \(status)in \(Self.milliseconds(event.duration ?? .zero)) ms (\(Self.plural(event.attempts ?? 1, "attempt")))\(Self.text(of: event.timings))")
