@@ -141,7 +141,7 @@ public final class DemoServer: Sendable {
     /// What the server has counted since it started or was last reset: the same as the body of
     /// `GET /_demo/stats`, without a request (so reading it counts nothing).
     public var stats: Stats {
-        api.state.withLock { $0.stats }
+        api.stats
     }
 
     /// Every access token stops working now, as `POST /_demo/expire-tokens` does, but without a

@@ -49,6 +49,7 @@ extension DemoAPI {
     /// Back to the seed's data: no reviews, photos, tokens, fault counts or stats.
     func reset() -> ServerResponse {
         state.withLock { $0 = State(data: DemoData(seed: seed)) }
+        bytesSent.withLock { $0 = 0 }
         return ServerResponse(status: 204)
     }
 

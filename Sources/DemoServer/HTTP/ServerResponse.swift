@@ -30,11 +30,11 @@ struct ServerResponse: Sendable {
 
     /// The value of the first header field called `name`, in any case.
     func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     mutating func setHeader(_ name: String, _ value: String) {
-        headers.removeAll { $0.name.lowercased() == name.lowercased() }
+        headers.removeAll { $0.name.equalsIgnoringASCIICase(name) }
         headers.append((name, value))
     }
 
@@ -57,7 +57,7 @@ struct ServerResponse: Sendable {
     func serializedHead(closing: Bool, keepAlive: Bool = false, framing: Framing = .contentLength) -> [UInt8] {
         var text = "HTTP/1.1 \(status) \(Self.reason(for: status))\r\n"
         let framingFields = ["content-length", "transfer-encoding", "connection", "date"]
-        for (name, value) in headers where !framingFields.contains(name.lowercased()) {
+        for (name, value) in headers where !framingFields.contains(where: { name.equalsIgnoringASCIICase($0) }) {
             text += "\(name): \(value)\r\n"
         }
         switch framing {
