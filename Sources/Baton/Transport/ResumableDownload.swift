@@ -90,8 +90,12 @@ final class ResumableDownload: Sendable {
         }
         // The endpoint's own range: its answer is the file, as asked.
         guard !userRange else { return }
-        request.setValue(nil, forHTTPHeaderField: "Range")
-        request.setValue(nil, forHTTPHeaderField: "If-Range")
+        // Only a request that asked for a range before (a 416's) is changed: on Linux a URLRequest
+        // changed is copied whole.
+        if hasRange {
+            request.setValue(nil, forHTTPHeaderField: "Range")
+            request.setValue(nil, forHTTPHeaderField: "If-Range")
+        }
         let url = request.url?.absoluteString ?? ""
         readRecordOnce()
         let have = length
