@@ -113,14 +113,14 @@ struct StoredValidator: StoredEntity {
 
     /// The id of the validator for `url`.
     static func id(for url: String) -> String {
-        hash(url, seed: 0xcbf2_9ce4_8422_2325)
+        hash(url, seed: FNV1a.offsetBasis)
     }
 
     /// The hash of `request`'s credentials.
     static func credentials(of request: URLRequest) -> String {
         let authorization = request.value(forHTTPHeaderField: "Authorization") ?? ""
         let cookie = request.value(forHTTPHeaderField: "Cookie") ?? ""
-        return hash(authorization + "\n" + cookie, seed: 0xcbf2_9ce4_8422_2325) + hash(cookie + "\n" + authorization, seed: checkSeed)
+        return hash(authorization + "\n" + cookie, seed: FNV1a.offsetBasis) + hash(cookie + "\n" + authorization, seed: checkSeed)
     }
 
     /// The seed of ``check``: another start than FNV's own, for a hash independent of ``id``'s.
@@ -128,12 +128,6 @@ struct StoredValidator: StoredEntity {
 
     /// A 64-bit FNV-1a hash of `text` from `seed`, in 16 hexadecimal digits.
     static func hash(_ text: String, seed: UInt64) -> String {
-        var hash = seed
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        FNV1a.hex(text, seed: seed)
     }
 }

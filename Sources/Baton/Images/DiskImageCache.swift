@@ -118,15 +118,9 @@ final class DiskImageCache: Sendable {
         total.withLock { $0 = size }
     }
 
-    /// The file for `key`: a 64-bit FNV-1a hash of it, in hexadecimal (the header tells
-    /// colliding URLs apart).
+    /// The file for `key`: its 64-bit FNV-1a hash, in hexadecimal (the header tells colliding
+    /// URLs apart).
     private func file(for key: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let name = String(hash, radix: 16)
-        return folder.appending(path: String(repeating: "0", count: 16 - name.count) + name + ".image").path
+        folder.appending(path: FNV1a.hex(key) + ".image").path
     }
 }
