@@ -90,7 +90,11 @@ final class ScriptedServer: Sendable {
                 continue
             case .stopping: return
             }
-            let count = piece.withUnsafeBytes { Posix.send(connection, UnsafeRawBufferPointer(rebasing: $0[0..<min($0.count, streamed - streamedSent)])) }
+            // A short write goes on where it stopped in the piece, so that the stream is the piece
+            // repeated whole: a format's elements stay intact.
+            let offset = streamedSent % piece.count
+            let end = min(piece.count, offset + streamed - streamedSent)
+            let count = piece.withUnsafeBytes { Posix.send(connection, UnsafeRawBufferPointer(rebasing: $0[offset..<end])) }
             guard count >= 0 else { return }
             streamedSent += count
             total.withLock { $0 += count }

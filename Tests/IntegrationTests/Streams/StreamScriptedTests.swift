@@ -72,6 +72,29 @@ final class StreamScriptedTests: XCTestCase {
         }
     }
 
+    /// A reader pulling elements (`for try await`) that stops pulling holds HTTP1Transport's
+    /// reading too, though no handler holds its thread: the transport waits once the elements
+    /// waiting for the reader pass the stream's bound.
+    ///
+    /// The events are large (64 KiB each), so that a client that went on reading would cut them
+    /// far faster than the server's writes could ever wait a fifth of a second for it: the server
+    /// is held back only by a client that stopped.
+    func test_aReaderThatStopsPulling_holdsTheServerBack_overHTTP1Transport() async throws {
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n".utf8)
+        let piece = Array("data: ".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: (64 << 10) - 8) + Array("\n\n".utf8)
+        let server = try ScriptedServer(answer: head, streamed: 256 << 20, piece: piece)
+        let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: HTTP1Transport())
+        var elements = client.events(Request<String>(.get, "answer")).makeAsyncIterator()
+
+        let first = try await elements.next()
+        XCTAssertEqual(first?.count, (64 << 10) - 8)
+        await fulfillment(of: [server.heldBack], timeout: 30)
+        XCTAssertLessThan(server.sent.value, 64 << 20, "the server was held back long before its 256 MiB")
+
+        let second = try await elements.next()
+        XCTAssertEqual(second?.count, (64 << 10) - 8, "the reader goes on where it stopped")
+    }
+
     func test_anElementPastTheLimit_failsTheStream_withASentence() async throws {
         let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\ndata: ok\n\ndata: ".utf8)
         let server = try ScriptedServer(answer: head, streamed: 8 << 20)
