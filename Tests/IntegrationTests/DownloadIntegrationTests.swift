@@ -23,12 +23,18 @@ final class DownloadIntegrationTests: FolderTestCase {
     func test_aDownload_landsInTheFile_withProgressUpToItsSize_pastTheMemoryLimit() async throws {
         let before = try partialFiles()
         let destination = folder.appending(path: "body.json")
-        let client = try makeClient { $0.maximumResponseSize = 1 << 20 }
+        // Held until the handler is added, so that it sees the reports from the first.
+        let release = DispatchSemaphore(value: 0)
+        let client = try makeClient {
+            $0.maximumResponseSize = 1 << 20
+            $0.adapters = [HeldAdapter(release: release)]
+        }
         let reported = Locked<[PromiseProgress]>([])
 
-        let file = try await client.download(bigBody(8 << 20), to: destination)
+        let download = client.download(bigBody(8 << 20), to: destination)
             .progress { progress in reported.withLock { $0.append(progress) } }
-            .value
+        release.signal()
+        let file = try await download.value
 
         XCTAssertEqual(file, destination)
         let attributes = try FileManager.default.attributesOfItem(atPath: destination.path)
