@@ -36,6 +36,8 @@ final class MalformedRequestTests: ServerTestCase {
     override func makeConfiguration() -> DemoServer.Configuration {
         var configuration = super.makeConfiguration()
         configuration.maxBodyBytes = 1 << 20
+        // Cases wait for it: an idle connection answered 408, or closed.
+        configuration.idleTimeout = 1
         return configuration
     }
 

@@ -90,25 +90,6 @@ final class RetryTimeoutTests: XCTestCase {
         XCTAssertEqual(attempts.count, 1)
     }
 
-    func test_retry_cancellingDuringTheDelay_startsNoOtherAttempt() {
-        let attempts = Counter()
-        let secondAttempt = expectation(description: "a second attempt started")
-        secondAttempt.isInverted = true
-        // The cancel comes two statements after the first attempt fails; a second after it (far
-        // longer than any pause of a busy machine) the second attempt would start, and the test
-        // watches half a second past that.
-        let retried = Promise<Int>.retry(times: 3, delay: .seconds(1)) {
-            if attempts.increment() > 1 { secondAttempt.fulfill() }
-            return Promise(error: TestError.boom)
-        }
-        // The first attempt failed inside retry(); the second waits for the delay.
-        XCTAssertEqual(retried.state, .running)
-        retried.cancel()
-        wait(for: [secondAttempt], timeout: 1.5)
-        XCTAssertEqual(attempts.value, 1)
-        XCTAssertEqual(retried.state, .cancelled)
-    }
-
     func test_retry_doesNotStartTheNextAttemptBeforeTheDelay() {
         let starts = Recorder<ContinuousClock.Instant>()
         let settled = expectation(description: "settled")
@@ -171,9 +152,11 @@ final class RetryTimeoutTests: XCTestCase {
         XCTAssertEqual(seen.events, ["true false"])
     }
 
+    /// The limit is an hour, which no pause of a busy machine reaches; the timer holds the
+    /// limited promise weakly, so it costs nothing once the test ends.
     func test_timeout_promiseSettlingBeforeTheLimit_settlesNormally() {
         let original = Deferred<Int>()
-        let limited = original.promise.timeout(after: .milliseconds(100))
+        let limited = original.promise.timeout(after: .seconds(3600))
         original.fulfill(5)
         XCTAssertEqual(limited.fulfilledValue, 5)
         XCTAssertEqual(original.cancelCount, 0)
@@ -181,7 +164,7 @@ final class RetryTimeoutTests: XCTestCase {
 
     func test_timeout_rejectionBeforeTheLimit_passesTheErrorThrough() {
         let original = Deferred<Int>()
-        let limited = original.promise.timeout(after: .milliseconds(100))
+        let limited = original.promise.timeout(after: .seconds(3600))
         original.reject(TestError.boom)
         XCTAssertTestError(limited.failureError, .boom)
         XCTAssertEqual(original.cancelCount, 0)
@@ -275,7 +258,8 @@ final class RetryTimeoutTests: XCTestCase {
     }
 
     /// Cancelling during the delay drops the scheduled attempt and all it captured at once, not
-    /// when the (here one-hour) timer would have fired.
+    /// when the (here one-hour) timer would have fired: no other attempt can start, which no
+    /// test waiting out a shorter delay could show on a machine that may pause it for as long.
     func test_retry_cancelledDuringItsDelay_releasesWhatTheAttemptCapturedAtOnce() {
         final class Captured: Sendable {}
         weak var weakCaptured: Captured?
