@@ -178,13 +178,18 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
     func test_aPausedDownload_holdsTheServerBack_untilResumed() async throws {
         let size = 64 << 20
         let server = try ScriptedServer(answer: Array("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n\r\n".utf8), streamed: size)
+        // Held until paused, so that the pause comes before the transfer starts, whenever this
+        // test's thread runs.
+        let release = DispatchSemaphore(value: 0)
         let client = try Client(baseURL: server.url, transport: HTTP1Transport()) {
             $0.retryPolicy = nil
             $0.maximumResponseSize = size
+            $0.adapters = [HeldAdapter(release: release)]
         }
 
         let download = client.send(Request<Data>(.get, "answer"))
         download.pause()
+        release.signal()
         await fulfillment(of: [server.heldBack], timeout: 30)
 
         XCTAssertLessThan(server.sent.value, size / 2, "the server was held back well before the end")

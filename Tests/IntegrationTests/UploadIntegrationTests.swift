@@ -24,9 +24,13 @@ final class UploadIntegrationTests: FolderTestCase {
     /// A client of `server` that records the files its transport is given to send: a spooled
     /// form's temporary file, for a test to check it is gone. (Listing the temporary folder would
     /// also see files of other calls, such as a cancelled one whose writing is still finishing.)
-    private func recordingFileBodies() throws -> (Client, Locked<[URL]>) {
+    /// A client noting the file of each file body it sends; its calls wait for `release`, if
+    /// given, before they are sent.
+    private func recordingFileBodies(heldUntil release: DispatchSemaphore? = nil) throws -> (Client, Locked<[URL]>) {
         let files = Locked<[URL]>([])
-        return (try Client(configuration: client.configuration, transport: FileBodyRecorder(inner: client.transport, files: files)), files)
+        var configuration = client.configuration
+        if let release { configuration.adapters.append(HeldAdapter(release: release)) }
+        return (try Client(configuration: configuration, transport: FileBodyRecorder(inner: client.transport, files: files)), files)
     }
 
     /// Hands every request to `inner`, noting the file of each file body first.
@@ -112,9 +116,13 @@ final class UploadIntegrationTests: FolderTestCase {
         var form = MultipartForm()
         form.append(fileAt: file, name: "photo")
         let reported = Locked<[PromiseProgress]>([])
-        let (recording, files) = try recordingFileBodies()
+        // Held until the handler is added, so that it sees the reports from the first.
+        let release = DispatchSemaphore(value: 0)
+        let (recording, files) = try recordingFileBodies(heldUntil: release)
 
-        let photo = try await upload(form, to: review.id, through: recording).progress { progress in reported.withLock { $0.append(progress) } }.value
+        let call = upload(form, to: review.id, through: recording).progress { progress in reported.withLock { $0.append(progress) } }
+        release.signal()
+        let photo = try await call.value
 
         XCTAssertEqual(photo.sha256, Fixtures.sha256Hex(bytes))
         // The body: the file and the part's few header bytes.
