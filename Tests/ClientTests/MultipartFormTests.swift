@@ -8,20 +8,7 @@ import XCTest
 
 /// MultipartForm's bytes (RFC 7578), its escaping and boundary, and the request bodies that carry
 /// forms and files.
-final class MultipartFormTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        folder = FileManager.default.temporaryDirectory.appending(path: "baton-multipart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
-        super.tearDown()
-    }
-
+final class MultipartFormTests: TemporaryFolderTestCase {
     private func text(_ form: MultipartForm) throws -> String {
         String(decoding: try MultipartEncoder(form: form).data(), as: UTF8.self)
     }

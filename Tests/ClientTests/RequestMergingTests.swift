@@ -1,4 +1,5 @@
 @testable import Baton
+import BatonLocking
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -195,5 +196,24 @@ final class RequestMergingTests: XCTestCase {
         transport.exchange(1).fulfill(.json(#"{"id":2,"name":"b","ordersum":1,"subtotal":1,"bikou":""}"#))
         let order = try await second.value
         XCTAssertEqual(order.id, 2, "the new answer, not the first one's")
+    }
+
+    /// A GET sent from a handler of the first call's success, which runs as the transfer settles,
+    /// is not joined to that settled transfer: it goes out anew.
+    func test_aGETSentFromTheFirstCallsSuccessHandler_sendsAnew() async throws {
+        let transport = ManualTransport()
+        let client = try mergingClient(transport)
+        let second = Locked<Promise<Order>?>(nil)
+        let first = client.send(Request<Order>(.get, "orders/1"))
+        let handled = first.success { _ in second.withLock { $0 = client.send(Request<Order>(.get, "orders/1")) } }
+
+        transport.exchange(0).fulfill(ok)
+        _ = try await handled.value
+        let count = transport.count
+        // Answered only if it went out, so that a joined call fails the test rather than hangs it.
+        if count > 1 { transport.exchange(1).fulfill(.json(#"{"id":2,"name":"b","ordersum":1,"subtotal":1,"bikou":""}"#)) }
+        let order = try await XCTUnwrap(second.withLock { $0 }).value
+        XCTAssertEqual(count, 2, "the first call had settled: the second must not join its transfer")
+        XCTAssertEqual(order.id, 2)
     }
 }

@@ -157,4 +157,41 @@ final class ResumableDownloadEndTests: TemporaryFolderTestCase {
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.path))
     }
+
+    // MARK: A late answer, after the end
+
+    /// A transport still going after a kept download ended (cancelled) reads an answer's head of
+    /// another version: it is refused, and the kept bytes stay labelled as the version they are.
+    func test_aLateWholeAnswer_afterAKeptDownloadEnded_doesNotRelabelTheKeptBytes() throws {
+        // Attempt 1: 3 bytes of representation "v1" arrived.
+        let first = download(kept: true)
+        var request = URLRequest(url: URL(string: url)!)
+        first.prepare(&request)
+        _ = try first.accept(status: 200, headers: fields(["ETag": "\"v1\"", "Content-Length": "5"]))
+        try Data("hel".utf8).write(to: first.file)
+        // Attempt 2 asks for the rest; the call is cancelled before its answer's head arrives.
+        var second = URLRequest(url: URL(string: url)!)
+        first.prepare(&second)
+        XCTAssertEqual(second.value(forHTTPHeaderField: "If-Range"), "\"v1\"")
+        first.end(succeeded: false)
+        // The transport, still going, reads the head late: the file changed on the server.
+        XCTAssertThrowsError(try first.accept(status: 200, headers: fields(["ETag": "\"v2\"", "Content-Length": "5"])))
+        XCTAssertEqual(try Data(contentsOf: first.file), Data("hel".utf8), "the kept bytes are still v1's")
+
+        // A later download must not take the v1 bytes up as v2's.
+        let later = download(kept: true)
+        var resumed = URLRequest(url: URL(string: url)!)
+        later.prepare(&resumed)
+        XCTAssertNotEqual(resumed.value(forHTTPHeaderField: "If-Range"), "\"v2\"", "Range: \(resumed.value(forHTTPHeaderField: "Range") ?? "none")")
+    }
+
+    func test_aLateAnswer_afterAKeptDownloadEndedEmpty_leavesNoRecord() throws {
+        let download = download(kept: true)
+        var request = URLRequest(url: URL(string: url)!)
+        download.prepare(&request)
+        download.end(succeeded: false)
+        XCTAssertThrowsError(try download.accept(status: 200, headers: fields(["ETag": "\"v1\""])))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: download.file.path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "a record of nothing")
+    }
 }

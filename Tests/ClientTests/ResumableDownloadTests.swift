@@ -231,4 +231,20 @@ final class ResumableDownloadTests: TemporaryFolderTestCase {
         XCTAssertEqual(download.length, 0)
         XCTAssertEqual(reasons.count, 1)
     }
+
+    // MARK: Why it starts over
+
+    /// The reason a whole answer to a range request gives comes from the request's `If-Range`
+    /// (the answer never carries it): the file may have changed on the server.
+    func test_a200ToARangeRequestWithIfRange_saysTheFileMayHaveChanged() throws {
+        let (download, reasons) = download()
+        try firstAttempt(download, headers: ["ETag": "\"v1\""], received: "hel")
+        var next = request()
+        download.prepare(&next)
+        XCTAssertEqual(next.value(forHTTPHeaderField: "If-Range"), "\"v1\"", "the request was conditional")
+
+        _ = try download.accept(status: 200, headers: fields(["ETag": "\"v2\""]))
+        XCTAssertEqual(reasons.events.count, 1)
+        XCTAssertTrue(reasons.events.first?.contains("changed there") ?? false, "\(reasons.events)")
+    }
 }

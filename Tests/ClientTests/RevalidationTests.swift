@@ -254,4 +254,18 @@ final class RevalidationTests: XCTestCase {
         _ = try await client.send(Request<Note>(.get, "notes/n1")).value
         XCTAssertEqual(conditionalFields(transport.requests[1]), [nil, nil])
     }
+
+    // MARK: What a 304 is
+
+    /// `Answer.isRevalidated` says a stored value was confirmed: a `304` the endpoint asked for and
+    /// accepts itself, with no stored value behind it, is not one.
+    func test_a304ThatTheEndpointAcceptsItself_isNotARevalidation() async throws {
+        let transport = constantStub(HTTPResponse(statusCode: 304))
+        let client = try makeClient(transport: transport)   // no store, revalidatesStoredValues off
+        var conditional = Request<HTTPResponse>(.get, "notes/n1", headers: ["If-None-Match": "\"mine\""])
+        conditional.acceptableStatusCodes = 200..<400
+        let answer = try await client.answer(for: conditional).value
+        XCTAssertEqual(answer.value.statusCode, 304)
+        XCTAssertFalse(answer.isRevalidated, "no stored value was revalidated: the client has no store")
+    }
 }
