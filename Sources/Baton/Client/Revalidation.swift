@@ -57,7 +57,7 @@ enum Revalidation {
             return try store.delete(StoredValidator.self, id: id)
         }
         try store.save(StoredValidator(
-            id: id, check: StoredValidator.hash(context.url, seed: StoredValidator.checkSeed), credentials: context.credentials,
+            id: id, check: FNV1a.hex(context.url, seed: StoredValidator.checkSeed), credentials: context.credentials,
             etag: etag, lastModified: lastModified, ids: ids
         ))
     }
@@ -108,26 +108,21 @@ struct StoredValidator: StoredEntity {
 
     /// Whether this validator was kept for `url`, asked with `credentials`.
     func matches(url: String, credentials: String) -> Bool {
-        check == Self.hash(url, seed: Self.checkSeed) && self.credentials == credentials
+        check == FNV1a.hex(url, seed: Self.checkSeed) && self.credentials == credentials
     }
 
     /// The id of the validator for `url`.
     static func id(for url: String) -> String {
-        hash(url, seed: FNV1a.offsetBasis)
+        FNV1a.hex(url)
     }
 
     /// The hash of `request`'s credentials.
     static func credentials(of request: URLRequest) -> String {
         let authorization = request.value(forHTTPHeaderField: "Authorization") ?? ""
         let cookie = request.value(forHTTPHeaderField: "Cookie") ?? ""
-        return hash(authorization + "\n" + cookie, seed: FNV1a.offsetBasis) + hash(cookie + "\n" + authorization, seed: checkSeed)
+        return FNV1a.hex(authorization + "\n" + cookie) + FNV1a.hex(cookie + "\n" + authorization, seed: checkSeed)
     }
 
     /// The seed of ``check``: another start than FNV's own, for a hash independent of ``id``'s.
     static let checkSeed: UInt64 = 0x84222325cbf29ce4
-
-    /// A 64-bit FNV-1a hash of `text` from `seed`, in 16 hexadecimal digits.
-    static func hash(_ text: String, seed: UInt64) -> String {
-        FNV1a.hex(text, seed: seed)
-    }
 }

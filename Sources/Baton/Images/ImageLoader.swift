@@ -158,7 +158,7 @@ public final class ImageLoader: Sendable {
                     case .success(let answer):
                         // A redirect left unfollowed (the client's policy) is not an image.
                         if let response = answer.response, (300..<400).contains(response.statusCode), response.statusCode != 304 {
-                            let summary = RequestSummary(method: .get, url: response.url, path: target.request.path.encoded)
+                            let summary = RequestSummary(method: .get, url: response.url, path: target.request.path.encoded, redaction: target.client.builder.redaction)
                             return reject(APIError.unacceptableStatus(summary, response, message: nil))
                         }
                         // Not modified: the image on disk is current.

@@ -88,6 +88,36 @@ final class RevalidationIntegrationTests: ImageTestCase {
         XCTAssertLessThan(after.bytesSent - before.bytesSent, 2_000, "no image on the wire")
     }
 
+    /// Sends every request to a redirect DemoServer answers `302`, with `album` in its query.
+    private struct Redirecting: RequestAdapter {
+        func adapt(_ request: URLRequest, context: AttemptContext) async throws -> URLRequest {
+            var moved = request
+            moved.url = URL(string: "/_demo/redirect?status=302&to=/photos/1&album=private-trip", relativeTo: request.url)?.absoluteURL
+            return moved
+        }
+    }
+
+    /// Asking whether an image on disk changed, a redirect the client does not follow is no image:
+    /// the load fails with its status, and the error hides what the client's redaction hides.
+    func test_anUnfollowedRedirect_whileRevalidating_failsTheLoad_andItsErrorHidesTheClientsSecrets() async throws {
+        let disk = folder.appending(path: "images")
+        _ = try await ImageLoader(client: client, diskCache: disk).load(photoURL).value
+        let redirected = try makeClient {
+            $0.redirects = .never
+            $0.redaction = $0.redaction.merged(with: Redaction(headers: [], bodyFields: ["album"]))
+            $0.adapters = [Redirecting()]
+        }
+
+        do {
+            _ = try await ImageLoader(client: redirected, diskCache: disk).load(photoURL).value
+            XCTFail("a redirect was loaded as an image")
+        } catch let error as APIError {
+            XCTAssertEqual(error.statusCode, 302)
+            XCTAssertTrue(error.description.contains("album=<redacted>"), error.description)
+            XCTAssertFalse(error.description.contains("private-trip"), error.description)
+        }
+    }
+
     func test_anImageOnDisk_isServed_whenTheServerCannotBeReached() async throws {
         let other = try DemoServer.start()
         let tokens = try await login(on: other)
