@@ -121,6 +121,14 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         if let tooLarge = bodyStream.failure {
             return end(.failure(APIError.elementTooLarge(summary, element: bodyStream.format.elementName, limit: tooLarge.limit)))
         }
+        var result = result
+        if case .success = result, bodyStream.takeCut() {
+            // The connection closed inside an element, with no length or chunking to say the body
+            // was whole: a drop like any other cut, reconnected when asked, never a clean end.
+            result = .failure(APIError.transport(summary, URLError(.networkConnectionLost, detail:
+                "the connection closed inside \(bodyStream.format == .serverSentEvents ? "an event" : "a line"), and nothing "
+                    + "(no Content-Length, no chunked coding) said the stream was whole: it was cut")))
+        }
         switch result {
         case .success:
             end(.success(()))

@@ -32,7 +32,8 @@ struct StreamedBody<Base: Endpoint>: Endpoint, StreamsBody {
     /// No report per piece: a stream's progress is its elements.
     var tracksDownloadProgress: Bool { false }
 
-    /// The body ended: cut its last element, if one is pending. A transport that does not
+    /// The body ended: cut its last element, if one is pending (unless the body ended at the
+    /// connection's close inside it: then the stream was cut, see ``BodyStream/endOfBody(endsAtClose:)``). A transport that does not
     /// stream bodies (one of a user's, ``StubTransport``) hands the whole body here instead: it
     /// is cut now, its elements all at once rather than as they came.
     func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws {
@@ -40,7 +41,11 @@ struct StreamedBody<Base: Endpoint>: Endpoint, StreamsBody {
            bodyStream.accepts(status: response.statusCode, headers: response.headers) {
             _ = response.body.withUnsafeBytes { bodyStream.receive($0, canWait: false) }
         }
-        try bodyStream.endOfBody()
+        // Without a length or chunking the body's end was the connection's close.
+        let framed = response.headers.keys.contains {
+            WireText.equalIgnoringCase($0, "Content-Length") || WireText.equalIgnoringCase($0, "Transfer-Encoding")
+        }
+        try bodyStream.endOfBody(endsAtClose: !framed)
     }
 }
 

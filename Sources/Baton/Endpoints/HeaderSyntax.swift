@@ -19,13 +19,19 @@ enum HeaderSyntax {
 
     /// Checks one field; `origin` says who set it, in the error (" (set by an adapter)").
     static func validateHeader(_ name: String, _ value: String, summary: RequestSummary, setBy origin: String = "") throws(APIError) {
-        guard isToken(name) else {
-            throw .invalidRequest(summary, field: "header \"\(name)\"\(origin)", reason: "the name is not an HTTP token")
+        if let reason = problem(name: name, value: value) {
+            throw .invalidRequest(summary, field: "header \"\(Redaction.escaped(name))\"\(origin)", reason: reason)
         }
+    }
+
+    /// Why the field `name: value` breaks RFC 9110's rules, or `nil` when it keeps them: the one
+    /// check behind the builder's and ``HTTP1Transport``'s.
+    static func problem(name: String, value: String) -> String? {
+        guard isToken(name) else { return "the name is not an HTTP token" }
         if let control = value.utf8.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
-            let code = "U+" + String(control, radix: 16, uppercase: true).leftPadded(to: 4)
-            throw .invalidRequest(summary, field: "header \"\(name)\"\(origin)", reason: "the value contains the control character \(code)")
+            return "the value contains the control character U+" + String(control, radix: 16, uppercase: true).leftPadded(to: 4)
         }
+        return nil
     }
 
     /// RFC 9110 §5.6.2 `token`: the characters allowed in a method or a header name.

@@ -12,7 +12,7 @@ import Foundation
 /// ``HTTP1Transport/Configuration/idleTimeout`` closes and its thread ends, so an idle transport
 /// holds no thread and uses no CPU.
 final class ConnectionPool: Sendable {
-    let host: String
+    let host: CanonicalHost
     let port: Int
     let configuration: HTTP1Transport.Configuration
     /// The transport's cookies, for every connection of the pool; `nil` when it keeps none.
@@ -49,7 +49,7 @@ final class ConnectionPool: Sendable {
 
     private let state = Lock(State())
 
-    init(host: String, port: Int, configuration: HTTP1Transport.Configuration, cookies: CookieJar?, tls: TLSSetup?) {
+    init(host: CanonicalHost, port: Int, configuration: HTTP1Transport.Configuration, cookies: CookieJar?, tls: TLSSetup?) {
         self.host = host
         self.port = port
         self.configuration = configuration

@@ -181,11 +181,10 @@ final class CookieJar: Sendable {
         bucket.indices.min { bucket[$0].lastAccess < bucket[$1].lastAccess }!
     }
 
-    /// The canonical host of `url`: lowercased, an IPv6 address without brackets.
+    /// The ``CanonicalHost`` of `url`, by name; `nil` when it has none it could be sent to, so a
+    /// host that could be read as two is never given or set a cookie.
     static func host(of url: URL) -> String? {
-        guard var host = url.host?.lowercased(), !host.isEmpty else { return nil }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return host
+        (try? CanonicalHost(url))?.name
     }
 
     /// Whether `host` is an IP address: IPv6 (a colon), or IPv4 in any of the forms a URL

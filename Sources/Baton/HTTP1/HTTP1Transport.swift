@@ -50,6 +50,11 @@ public final class HTTP1Transport: Transport {
         /// The most connections open at once to one origin (scheme, host, port); further requests
         /// wait for one. Default 16.
         public var maximumConnectionsPerOrigin: Int = 16
+        /// The most origins whose connections are kept at once. A request to one more closes the
+        /// pool used least recently (its idle connections at once, busy ones when done), so a
+        /// server that redirects to ever new hosts cannot make the transport hold ever more
+        /// connections and threads. Default 64.
+        public var maximumPooledOrigins: Int = 64
         /// How long an unused connection stays open for the next request. Default 60 s.
         public var idleTimeout: Duration = .seconds(60)
         /// The longest a connection may take to open, each resolved address tried in turn
@@ -72,7 +77,8 @@ public final class HTTP1Transport: Transport {
 
     /// What the transport was set up with.
     public let configuration: Configuration
-    private let pools = Lock<[String: ConnectionPool]>([:])
+    /// The pools by origin, `scheme://host:port` with the host's ``CanonicalHost`` spelling.
+    private let pools: Lock<RecentlyUsed<ConnectionPool>>
     /// The cookies kept, shared by every pool; `nil` when ``Configuration/keepsCookies`` is false.
     private let cookies: CookieJar?
     /// What every `https` pool shares, made on the first `https` request.
@@ -81,6 +87,7 @@ public final class HTTP1Transport: Transport {
     /// A transport with `configuration`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        pools = Lock(RecentlyUsed(capacity: configuration.maximumPooledOrigins))
         cookies = configuration.keepsCookies ? CookieJar() : nil
     }
 
@@ -90,15 +97,30 @@ public final class HTTP1Transport: Transport {
 
     /// Sends `request` over a pooled connection: see ``Transport/send(_:body:options:)``.
     ///
-    /// A request that is neither `http` nor `https` fails with `URLError(.unsupportedURL)`, and
-    /// an `https` one where OpenSSL cannot be had with `URLError(.secureConnectionFailed)`,
-    /// before anything is sent.
+    /// A request that is neither `http` nor `https` fails with `URLError(.unsupportedURL)`; one
+    /// whose host could be read as two hosts (a `%00`, a control character, a `%` left in it)
+    /// or whose method or header field names are not tokens, with `URLError(.badURL)` or a
+    /// ``TransportRefusal``; and an `https` one where OpenSSL cannot be had with
+    /// `URLError(.secureConnectionFailed)`: each before anything is sent.
     public func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {
         let inFlight = InFlightRequest(request: request, body: body, options: options)
         let scheme = request.url?.scheme ?? ""
         let secure = WireText.equalIgnoringCase(scheme, "https")
-        guard let url = request.url, secure || WireText.equalIgnoringCase(scheme, "http"), let host = url.host, !host.isEmpty else {
+        guard let url = request.url, secure || WireText.equalIgnoringCase(scheme, "http") else {
             inFlight.finish(.failure(URLError(.unsupportedURL, detail: "HTTP1Transport speaks http and https only")))
+            return inFlight.promise
+        }
+        let host: CanonicalHost
+        do throws(URLError) {
+            host = try CanonicalHost(url)
+        } catch {
+            inFlight.finish(.failure(URLError(.badURL, detail: (error.detail ?? "the URL's host cannot be used") + "; nothing was sent")))
+            return inFlight.promise
+        }
+        do {
+            try RequestHead.checkSyntax(of: request)
+        } catch {
+            inFlight.promise.settle(.failure(error))
             return inFlight.promise
         }
         var setup: TLSSetup?
@@ -110,7 +132,7 @@ public final class HTTP1Transport: Transport {
                 return inFlight.promise
             }
         }
-        pool(host: host.lowercased(), port: url.port ?? (secure ? 443 : 80), tls: setup).enqueue(inFlight)
+        pool(host: host, port: url.port ?? (secure ? 443 : 80), tls: setup).enqueue(inFlight)
         return inFlight.promise
     }
 
@@ -125,13 +147,16 @@ public final class HTTP1Transport: Transport {
     }
 
     /// The pool of the origin `host`:`port` (`https` when `tls` is given), made on first use.
-    private func pool(host: String, port: Int, tls: TLSSetup?) -> ConnectionPool {
-        let key = "\(tls == nil ? "http" : "https")://\(host):\(port)"
-        return pools.withLock(annotating: self) { pools in
-            if let pool = pools[key] { return pool }
-            let pool = ConnectionPool(host: host, port: port, configuration: configuration, cookies: cookies, tls: tls)
-            pools[key] = pool
-            return pool
+    /// Beyond ``Configuration/maximumPooledOrigins`` pools, the one used least recently is
+    /// closed: its idle connections at once, its busy ones once their requests are done.
+    private func pool(host: CanonicalHost, port: Int, tls: TLSSetup?) -> ConnectionPool {
+        let key = "\(tls == nil ? "http" : "https")://\(host.uriForm):\(port)"
+        let (pool, evicted) = pools.withLock(annotating: self) { pools in
+            pools.use(key, orMake: {
+                ConnectionPool(host: host, port: port, configuration: configuration, cookies: cookies, tls: tls)
+            })
         }
+        evicted?.close()
+        return pool
     }
 }

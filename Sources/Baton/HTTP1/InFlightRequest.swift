@@ -53,12 +53,14 @@ final class InFlightRequest: PromiseControl {
     // MARK: What the promise reaches
 
     func cancelStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
-        let (socket, waiter) = state.withLock(annotating: self) { state in
+        let waiter = state.withLock(annotating: self) { state in
             state.isCancelled = true
+            // Under the lock that `detach()` takes before the connection closes the socket: the
+            // descriptor shut down is this request's, never a number closed and reused since.
+            state.socket?.shutdown()
             defer { state.pauseWaiter = nil }
-            return (state.socket, state.pauseWaiter)
+            return state.pauseWaiter
         }
-        socket?.shutdown()
         waiter?.signal()
         return nil
     }
@@ -94,7 +96,8 @@ final class InFlightRequest: PromiseControl {
         }
     }
 
-    /// Forgets the socket, before the connection closes it or carries another request with it.
+    /// Forgets the socket, before the connection closes it or carries another request with it:
+    /// once this returns, no cancel touches its descriptor.
     func detach() {
         state.withLock(annotating: self) { $0.socket = nil }
     }

@@ -13,15 +13,28 @@ struct RequestHead {
     /// The bytes of the head, ending with the empty line.
     private(set) var bytes: [UInt8] = []
 
-    /// The head of `request`, whose body is `bodyLength` bytes long (`nil`: no body), with
-    /// `cookie` as its `Cookie` field when it has none of its own.
+    /// Checks what ``init(_:host:bodyLength:cookie:)`` writes as it is, before a request is
+    /// queued: the method must be a token, and each field keep RFC 9110's rules, as
+    /// ``HeaderSyntax`` checks them for the client (a transport used on its own is checked too).
     ///
-    /// - Throws: `URLError(.badURL)` when the URL has no host; ``TransportRefusal`` for a field
-    ///   whose name or value could end the line and smuggle in another (CR, LF or NUL).
-    init(_ request: URLRequest, bodyLength: Int64?, cookie: String?) throws {
-        guard let url = request.url, let host = url.host(percentEncoded: true), !host.isEmpty else {
-            throw URLError(.badURL, detail: "the request's URL has no host")
+    /// - Throws: ``TransportRefusal`` naming the method or the field.
+    static func checkSyntax(of request: URLRequest) throws(TransportRefusal) {
+        let method = request.httpMethod ?? "GET"
+        guard HeaderSyntax.isToken(method) else {
+            throw TransportRefusal(field: "method \"\(Redaction.escaped(method))\"", reason: "it is not an HTTP token")
         }
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            if let reason = HeaderSyntax.problem(name: name, value: value) {
+                throw TransportRefusal(field: "header \"\(Redaction.escaped(name))\"", reason: reason)
+            }
+        }
+    }
+
+    /// The head of `request` to `host` (its URL's, canonical), whose body is `bodyLength` bytes
+    /// long (`nil`: no body), with `cookie` as its `Cookie` field when it has none of its own.
+    /// Its method and fields were checked by ``checkSyntax(of:)``.
+    init(_ request: URLRequest, host: CanonicalHost, bodyLength: Int64?, cookie: String?) {
+        let url = request.url ?? URL(fileURLWithPath: "/")
         let method = request.httpMethod ?? "GET"
         let path = url.path(percentEncoded: true)
         var target = path.isEmpty ? "/" : path
@@ -29,7 +42,7 @@ struct RequestHead {
         bytes.reserveCapacity(256)
         append("\(method) \(target) HTTP/1.1\r\n")
         // An IPv6 address is written in brackets; the port only when it is not the scheme's.
-        let hostName = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        let hostName = host.uriForm
         let defaultPort = WireText.equalIgnoringCase(url.scheme ?? "", "https") ? 443 : 80
         appendField("Host", url.port.map { $0 == defaultPort ? hostName : "\(hostName):\($0)" } ?? hostName)
         var hasAcceptEncoding = false
@@ -38,9 +51,6 @@ struct RequestHead {
             if Self.transportOwned.contains(where: { WireText.equalIgnoringCase(name, $0) }) { continue }
             if WireText.equalIgnoringCase(name, "Accept-Encoding") { hasAcceptEncoding = true }
             if WireText.equalIgnoringCase(name, "Cookie") { hasCookie = true }
-            guard !Self.breaksLine(name), !Self.breaksLine(value) else {
-                throw TransportRefusal(field: "header \(Redaction.escaped(name))", reason: "it contains a line break or NUL")
-            }
             appendField(name, value)
         }
         if !hasAcceptEncoding { appendField("Accept-Encoding", "gzip, deflate") }
@@ -56,10 +66,6 @@ struct RequestHead {
 
     /// The fields the transport sets itself, whatever the request says.
     private static let transportOwned = ["Host", "Content-Length", "Transfer-Encoding", "Expect"]
-
-    private static func breaksLine(_ text: String) -> Bool {
-        text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
-    }
 
     private mutating func appendField(_ name: String, _ value: String) {
         append(name)

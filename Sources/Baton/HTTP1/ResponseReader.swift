@@ -48,6 +48,9 @@ struct ResponseReader {
                     try link.read(into: bytes, timeout: request.timeout)
                 }
                 if count == 0 {
+                    if parser.isReadingUntilClose, !link.endedCleanly {
+                        throw URLError(.networkConnectionLost, detail: WireError.cutWithoutCloseNotify.description)
+                    }
                     do {
                         try parser.parseEnd(handle)
                     } catch let error as WireError {

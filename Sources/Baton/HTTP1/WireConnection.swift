@@ -6,7 +6,7 @@ import FoundationNetworking
 /// What a connection's thread holds: the socket, kept open between requests while the server
 /// allows, and the buffer it reads into. Carries one request at a time, start to finish.
 struct WireConnection {
-    let host: String
+    let host: CanonicalHost
     let port: Int
     let configuration: HTTP1Transport.Configuration
     /// The connection's number among those to its server, for its events.
@@ -31,7 +31,7 @@ struct WireConnection {
     }
 
     private func tell(_ kind: ConnectionEvent.Kind, reason: String? = nil, security: String? = nil) {
-        observer?(ConnectionEvent(kind, server: "\(host):\(port)", connection: number, reason: reason, security: security))
+        observer?(ConnectionEvent(kind, server: "\(host.uriForm):\(port)", connection: number, reason: reason, security: security))
     }
 
     /// Sends `request` and reads its answer, or says why there is none. A request sent on a
@@ -44,13 +44,15 @@ struct WireConnection {
         while true {
             var answered = false
             let reused = link != nil
-            do {
-                defer { request.detach() }
-                let link = try openLink(for: request)
-                let outcome = try exchange(request, on: link, answered: &answered)
+            let result = Result { try exchange(request, on: openLink(for: request), answered: &answered) }
+            // Detached before any close: a cancel shuts down only a descriptor the request holds
+            // (under its lock), never one closed and perhaps reused by another connection.
+            request.detach()
+            switch result {
+            case .success(let outcome):
                 if !outcome.keepsConnection { close(because: "the server asked to close it, or ended its answer by closing it") }
                 return .success(outcome.response)
-            } catch {
+            case .failure(let error):
                 if request.isCancelled {
                     close(because: "its request was cancelled")
                     return .failure(URLError(.cancelled))
@@ -86,7 +88,7 @@ struct WireConnection {
         }
         close(because: "the server closed it while it idled")
         let timeout = min(configuration.connectTimeout, request.timeout)
-        let socket = try Socket.connect(host: host, port: port, timeout: timeout)
+        let socket = try Socket.connect(host: host.name, port: port, timeout: timeout)
         request.options.timer?.connected(reused: false)
         // Attached before the handshake: a cancel reaches a server that stalls it.
         guard request.attach(socket) else {
@@ -105,6 +107,7 @@ struct WireConnection {
             tell(.opened, security: stream.summary)
             return link!
         } catch {
+            request.detach()
             socket.close()
             throw error
         }
@@ -135,7 +138,7 @@ struct WireConnection {
         // Read again for each attempt: a request sent again carries the cookies of the moment.
         let jar = request.request.httpShouldHandleCookies ? cookies : nil
         let cookie = request.request.url.flatMap { jar?.cookieHeader(for: $0) }
-        let head = try RequestHead(request.request, bodyLength: bodyLength, cookie: cookie)
+        let head = RequestHead(request.request, host: host, bodyLength: bodyLength, cookie: cookie)
         let complete = try RequestWriter(request: request, link: link).write(head: head.bytes, bodyLength: bodyLength)
         request.options.timer?.sent()
         let reader = ResponseReader(request: request, link: link, cookies: jar)

@@ -42,8 +42,12 @@ public final class ImageLoader: Sendable {
     private let memory: MemoryImageCache
     private let disk: DiskImageCache?
     private let loads = Locked<[String: SharedPromise<LoadedImage>]>([:])
-    /// Clients for other origins (or the client's origin outside its base URL), by origin.
-    private let originClients = Locked<[Origin: Client]>([:])
+    /// Clients for other origins (or the client's origin outside its base URL), by origin: at
+    /// most ``maximumOriginClients``, so that pages naming ever new hosts cannot grow it without end.
+    private let originClients = Locked(RecentlyUsed<Client?>(capacity: ImageLoader.maximumOriginClients))
+    /// How many origins' clients are kept; one more forgets the one used least recently (its
+    /// connections stay with the shared transport, which bounds its own pools).
+    static let maximumOriginClients = 32
 
     /// A loader fetching through `client`, caching up to `memoryLimit` bytes in memory (default
     /// 32 MiB) and, when `diskCache` names a folder, up to `diskLimit` bytes there (default
@@ -215,19 +219,19 @@ public final class ImageLoader: Sendable {
     /// A client rooted at `origin`: the app's client's settings on its own origin; a plain client,
     /// sending none of the app's headers or credentials, on any other.
     private func originClient(_ origin: Origin, sameOrigin: Bool) -> Client? {
-        originClients.withLock { clients in
-            if let client = clients[origin] { return client }
-            guard let root = origin.root else { return nil }
-            let made: Client?
-            if sameOrigin {
-                var configuration = client.configuration
-                configuration.baseURL = root
-                made = try? Client(configuration: configuration, transport: client.transport)
-            } else {
-                made = try? Client(baseURL: root, transport: client.transport) { $0.maximumResponseSize = self.client.configuration.maximumResponseSize }
-            }
-            clients[origin] = made
-            return made
+        guard let root = origin.root else { return nil }
+        // What is forgotten is released after the lock, where its deinit runs no code under it.
+        let (made, forgotten) = originClients.withLock { clients in
+            clients.use(origin.description, orMake: {
+                if sameOrigin {
+                    var configuration = client.configuration
+                    configuration.baseURL = root
+                    return try? Client(configuration: configuration, transport: client.transport)
+                }
+                return try? Client(baseURL: root, transport: client.transport) { $0.maximumResponseSize = self.client.configuration.maximumResponseSize }
+            })
         }
+        withExtendedLifetime(forgotten) {}
+        return made
     }
 }

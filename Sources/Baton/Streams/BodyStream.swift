@@ -41,6 +41,8 @@ public final class BodyStream: Sendable {
         var accepted = 0
         /// Elements received since the stream began.
         var received = 0
+        /// The last body ended inside an element with nothing to vouch for its end: it was cut.
+        var wasCut = false
     }
 
     private let state = Lock(State())
@@ -99,10 +101,18 @@ public final class BodyStream: Sendable {
 
     /// The end of an accepted answer's body: the last element, if the format has one pending
     /// (a last JSON line without its line end).
-    func endOfBody() throws(StreamElementTooLarge) {
+    ///
+    /// A body that `endsAtClose` (no length, no chunking: its end is the connection's close,
+    /// which anyone on the path can forge or a dropped link cause) and ends inside an element is
+    /// not ended but cut: its partial element is not handed on, and ``takeCut()`` says so.
+    func endOfBody(endsAtClose: Bool) throws(StreamElementTooLarge) {
         let outcome = state.withLock(annotating: self) { state -> Result<(@Sendable () -> Void)?, StreamElementTooLarge> in
             guard var cutter = state.cutter else { return .success(nil) }
             state.cutter = nil
+            if endsAtClose, cutter.isInsideElement, state.failure == nil {
+                state.wasCut = true
+                return .success(nil)
+            }
             let before = state.waiting.count
             do {
                 try cutter.finish { element in Self.enqueue(element, into: &state) }
@@ -169,6 +179,15 @@ public final class BodyStream: Sendable {
 
     /// An element that grew past the limit, if one did.
     var failure: StreamElementTooLarge? { state.withLock(annotating: self) { $0.failure } }
+
+    /// Whether the last body was cut inside an element (see ``endOfBody(endsAtClose:)``); asking
+    /// forgets it, as a reconnection's body starts anew.
+    func takeCut() -> Bool {
+        state.withLock(annotating: self) { state in
+            defer { state.wasCut = false }
+            return state.wasCut
+        }
+    }
 
     /// The server's reconnection delay, once it has sent one.
     var retryDelay: Duration? { state.withLock(annotating: self) { $0.retry.map { .milliseconds($0) } } }

@@ -39,6 +39,11 @@ struct JSONLinesParser {
         self.maximumLineSize = maximumLineSize
     }
 
+    /// Whether the body is in the middle of a line that is not blank: one that `finish` would
+    /// emit without its LF. A body whose end nothing vouches for (a connection closed with no
+    /// length or chunking) and that ends here was cut, not ended.
+    var isInsideLine: Bool { !line.isEmpty && !Self.isBlank(Data(line)) }
+
     /// The bytes held for the line not yet ended, never more than `maximumLineSize` (a CR held
     /// back is a flag, not a byte of the line, until the next byte says it is one).
     var heldBytes: Int { line.count }

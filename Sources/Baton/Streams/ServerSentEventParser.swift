@@ -70,6 +70,13 @@ struct ServerSentEventParser {
         self.maximumEventSize = maximumEventSize
     }
 
+    /// Whether the stream is in the middle of an event: a line not yet ended, or fields read
+    /// that no blank line has dispatched. A stream whose end nothing vouches for (a connection
+    /// closed with no length or chunking) and that ends here was cut, not ended.
+    var isInsideEvent: Bool {
+        !line.isEmpty || !data.isEmpty || !eventType.isEmpty || eventIDChanged
+    }
+
     /// The bytes held for the event being built, never more than `maximumEventSize`.
     var heldBytes: Int {
         line.count + data.count + eventType.count + eventID.count

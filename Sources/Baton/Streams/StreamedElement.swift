@@ -59,6 +59,9 @@ struct ElementCutter {
         }
     }
 
+    /// Whether the body is in the middle of an element: an event not dispatched, a line not ended.
+    var isInsideElement: Bool { events?.isInsideEvent ?? lines?.isInsideLine ?? false }
+
     mutating func finish(_ emit: (StreamedElement) -> Void) throws {
         if events != nil {
             try events!.finish { output in emit(Self.element(output)) }

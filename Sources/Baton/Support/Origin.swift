@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where a URL points, as far as trust goes (RFC 6454): its scheme and host, lower-cased, and its
-/// port, the scheme's default when the URL names none. `HTTP://Host:80/a` and `http://host/b` are
+/// Where a URL points, as far as trust goes (RFC 6454): its scheme, lower-cased, its
+/// ``CanonicalHost``, and its port, the scheme's default when the URL names none. `HTTP://Host:80/a` and `http://host/b` are
 /// one origin; `http://host:8080/` and `https://host/` are two others.
 ///
 /// Credentials, bodies and an app's headers go to the origin they were meant for and no other:
@@ -10,15 +10,17 @@ import Foundation
 /// Every one of those asks this type, so that they all agree on what "the same origin" is.
 struct Origin: Hashable, Sendable, CustomStringConvertible {
     let scheme: String
+    /// The host's ``CanonicalHost/name``: an IPv6 address without brackets.
     let host: String
     /// The port, or `nil` for a scheme with no default port and none named.
     let port: Int?
 
-    /// The origin of `url`; `nil` when it has no scheme or no host.
+    /// The origin of `url`; `nil` when it has no scheme, no host, or a host ``CanonicalHost``
+    /// refuses (which is then of no origin, so never the same as another).
     init?(_ url: URL?) {
-        guard let url, let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+        guard let url, let scheme = url.scheme?.lowercased(), let host = try? CanonicalHost(url) else { return nil }
         self.scheme = scheme
-        self.host = host
+        self.host = host.name
         port = url.port ?? Self.defaultPort(of: scheme)
     }
 

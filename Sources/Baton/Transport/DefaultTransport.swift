@@ -10,8 +10,9 @@ import FoundationNetworking
 ///
 /// On Linux, a request goes to URLSession instead when:
 /// - the environment names a proxy for its scheme (`http_proxy`, `https_proxy`, or their
-///   upper-case forms, which libcurl honours), unless `no_proxy` (or `NO_PROXY`) names its host:
-///   Baton's own transport does not speak through a proxy;
+///   upper-case forms), or for every scheme (`all_proxy`, `ALL_PROXY`), as libcurl honours them,
+///   unless `no_proxy` (or `NO_PROXY`) names its host: Baton's own transport does not speak
+///   through a proxy;
 /// - it is `https` and OpenSSL 3 cannot be loaded here. The client's monitors are then told once,
 ///   by a ``ConnectionEvent/Kind/handedOver`` event saying why.
 final class DefaultTransport: Transport {
@@ -31,7 +32,7 @@ final class DefaultTransport: Transport {
     init(environment: [String: String] = ProcessInfo.processInfo.environment,
          openSSL: Result<Void, OpenSSLUnavailable> = OpenSSL.loaded.map { _ in }) {
         proxiedSchemes = Set(["http", "https"].filter { scheme in
-            ["\(scheme)_proxy", "\(scheme.uppercased())_PROXY"].contains { !(environment[$0] ?? "").isEmpty }
+            ["\(scheme)_proxy", "\(scheme.uppercased())_PROXY", "all_proxy", "ALL_PROXY"].contains { !(environment[$0] ?? "").isEmpty }
         })
         unproxied = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",").map {
             var entry = $0.trimmingCharacters(in: .whitespaces).lowercased()
@@ -65,7 +66,9 @@ final class DefaultTransport: Transport {
 
     func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {
         let scheme = request.url?.scheme ?? ""
-        if let own, routesToHTTP1(scheme: scheme, host: request.url?.host ?? "") {
+        // `no_proxy` is matched against the host the request would connect to.
+        let host = request.url.flatMap { try? CanonicalHost($0) }?.name ?? ""
+        if let own, routesToHTTP1(scheme: scheme, host: host) {
             return own.send(request, body: body, options: options)
         }
         if own != nil, let tlsUnavailable, WireText.equalIgnoringCase(scheme, "https") {

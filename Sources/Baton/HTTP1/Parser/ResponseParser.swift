@@ -53,6 +53,13 @@ struct ResponseParser: Sendable {
         return false
     }
 
+    /// Whether the body is being read until the connection closes (no length, not chunked): its
+    /// end is the close, so only a close the connection vouches for makes it whole.
+    var isReadingUntilClose: Bool {
+        if case .untilClose = phase { return true }
+        return false
+    }
+
     /// After completion, whether the connection can carry another request: HTTP/1.1 without
     /// `Connection: close`, HTTP/1.0 only with `Connection: keep-alive`, never after a body that
     /// ended with the connection. `false` before completion.

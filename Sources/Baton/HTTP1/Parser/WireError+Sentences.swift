@@ -109,6 +109,10 @@ extension WireError {
 
     static let closedBeforeAnswer = WireError(.closedBeforeAnswer, "the server closed the connection without answering")
 
+    static let cutWithoutCloseNotify = WireError(.cutWithoutCloseNotify,
+        "the TLS connection closed without the server's close_notify while the body ran until the close: "
+            + "it may have been cut on the way, so it is not taken as whole")
+
     static func closedInHead(after count: Int) -> WireError {
         WireError(.closedInHead,
                   "the server closed the connection before its answer's head was complete (after \(count) bytes)")

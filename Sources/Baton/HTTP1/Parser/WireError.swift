@@ -74,6 +74,8 @@ struct WireError: Error, Sendable, CustomStringConvertible, Equatable {
         static let closedInBody = Kind(name: "closedInBody")
         /// Closed before the last chunk and the trailers' end.
         static let closedInChunkedBody = Kind(name: "closedInChunkedBody")
+        /// A TLS connection closed without `close_notify` in a body that runs until the close.
+        static let cutWithoutCloseNotify = Kind(name: "cutWithoutCloseNotify")
 
         /// The kind's name.
         var description: String { name }

@@ -20,8 +20,10 @@ public struct TLSConfiguration: Sendable, Equatable {
     /// Root certificates (DER) trusted besides the system's: a private certificate authority's.
     /// Add them with ``trustRoots(pem:)`` or ``trustRoots(contentsOf:)``.
     public private(set) var additionalTrustedRoots: [Data] = []
-    /// The SHA-256 digests of the public keys (SubjectPublicKeyInfo) each host may present,
-    /// hosts lower-cased. Set them with ``pin(_:publicKeySHA256:)``.
+    /// The SHA-256 digests of the public keys (SubjectPublicKeyInfo) each host may present, by
+    /// the host's one spelling: lower-cased, an IPv4 address dotted-decimal, an IPv6 address
+    /// compressed without brackets (a pin for `[0:0::1]` is kept for `::1`, and holds for a URL
+    /// that writes either). Set them with ``pin(_:publicKeySHA256:)``.
     public private(set) var pinnedPublicKeys: [String: [Data]] = [:]
     /// The oldest TLS version accepted. Default ``TLSVersion/v1_2``.
     public var minimumVersion: TLSVersion = .v1_2
@@ -97,7 +99,13 @@ public struct TLSConfiguration: Sendable, Equatable {
         if colons == 1, let port = key.split(separator: ":").last, Int(port) != nil {
             throw TLSConfigurationError("\"\(written)\" is not a host name: give the host alone, without the port (pins apply to every port of a host)")
         }
-        return key
+        // Kept as the transport names the host it connects to, so that no other spelling of it
+        // (`[0:0::1]`, `127.1`, `API.example.com.`) slips past the pin.
+        do throws(URLError) {
+            return try CanonicalHost(parsing: key).name
+        } catch {
+            throw TLSConfigurationError("\"\(written)\" is not a host name or address: \(error.detail ?? "it cannot be read as one")")
+        }
     }
 
     /// The 32 bytes `pin` writes, or why it writes none.

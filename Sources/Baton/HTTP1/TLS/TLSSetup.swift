@@ -9,7 +9,7 @@ import FoundationNetworking
 final class TLSSetup: Sendable {
     let context: TLSContext
     let minimumVersion: TLSVersion
-    /// Host (lower-cased) to the SHA-256 digests of the public keys it may present.
+    /// Host (its ``CanonicalHost/name``, as ``TLSConfiguration`` keeps it) to the SHA-256 digests of the public keys it may present.
     private let pins: [String: Set<Data>]
 
     /// The setup for `configuration`; throws when OpenSSL cannot be had here, or refuses a root.
@@ -29,7 +29,7 @@ final class TLSSetup: Sendable {
     /// Checks what the handshake verified against the pins for `host`: nothing to check when
     /// there are none, else some key of the verified chain must be pinned.
     func check(_ session: TLSSession, host: String, server: String) throws(URLError) {
-        guard let pinned = pins[host.lowercased()], !pinned.isEmpty else { return }
+        guard let pinned = pins[host], !pinned.isEmpty else { return }
         let presented = session.verifiedChainKeyDigests.map { Data($0) }
         guard !presented.contains(where: pinned.contains) else { return }
         let keys = presented.map { "sha256/" + $0.base64EncodedString() }.joined(separator: ", ")

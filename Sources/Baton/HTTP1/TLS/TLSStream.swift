@@ -9,8 +9,10 @@ import FoundationNetworking
 /// shuts the socket down, ends any of them at once).
 ///
 /// Bytes decrypted to tell whether the server has answered (``hasAnswerWaiting()``) are kept and
-/// read first. A server that closes without `close_notify` ends the stream like one that sends
-/// it: HTTP's own framing (a length, the last chunk) tells a whole answer from a cut one.
+/// read first. A server that closes without `close_notify` ends the stream too, but
+/// ``endedWithCloseNotify`` tells the two apart: where HTTP's own framing (a length, the last
+/// chunk) cannot tell a whole answer from a cut one, a body that runs until the close, only the
+/// server's `close_notify` proves nobody on the path cut it.
 final class TLSStream {
     let session: TLSSession
     let socket: Socket
@@ -26,6 +28,8 @@ final class TLSStream {
     private var readAheadStart = 0
     /// The server closed the connection (`close_notify`, or the socket's end).
     private var ended = false
+    /// The server's `close_notify` arrived: the stream ended as TLS says a whole one does.
+    private(set) var endedWithCloseNotify = false
     /// What reading ahead ran into, thrown by the next read.
     private var failure: URLError?
 
@@ -38,8 +42,11 @@ final class TLSStream {
     /// Runs the handshake over `socket` within `timeout`, as `setup` says: the stream, or a
     /// `URLError` saying what went wrong (a certificate refused, no version in common, a server
     /// silent for too long).
-    static func handshake(over socket: Socket, host: String, port: Int, setup: TLSSetup, timeout: Duration) throws(URLError) -> TLSStream {
-        let server = "\(host):\(port)"
+    static func handshake(over socket: Socket, host canonical: CanonicalHost, port: Int, setup: TLSSetup, timeout: Duration) throws(URLError) -> TLSStream {
+        let server = "\(canonical.uriForm):\(port)"
+        // The name OpenSSL checks the certificate for and sends as SNI is the one the socket
+        // was connected to: the canonical one, which holds no NUL to cut it short.
+        let host = canonical.name
         let session: TLSSession
         do {
             session = try TLSSession(client: setup.context, host: host)
@@ -98,6 +105,7 @@ final class TLSStream {
                 return count
             case .closed:
                 ended = true
+                endedWithCloseNotify = true
                 return 0
             case .failed(let failure):
                 throw URLError(.secureConnectionFailed, detail: "the TLS connection to \(server) failed: \(failure.message)")
@@ -116,27 +124,36 @@ final class TLSStream {
         }
     }
 
-    /// Encrypts and sends all of `bytes`; with `untilAnswered`, stops as soon as the server has
-    /// answered and returns `false`.
-    func write(_ bytes: UnsafeRawBufferPointer, timeout: Duration, untilAnswered: Bool) throws(URLError) -> Bool {
+    /// Reads the plain bytes that have arrived into `buffer` without waiting: the count read, 0
+    /// at the end of the stream, `nil` when nothing has arrived.
+    func readNow(into buffer: UnsafeMutableRawBufferPointer) throws(URLError) -> Int? {
+        guard hasAnswerWaiting() else { return nil }
+        // Something is read ahead, or the stream ended or failed: `read` returns without a wait.
+        return try read(into: buffer, timeout: .zero)
+    }
+
+    /// Encrypts and sends all of `bytes`; with `answered`, asked whenever the server has sent
+    /// something while the socket cannot take more, stops as soon as it says the server has
+    /// answered, and returns `false`.
+    func write(_ bytes: UnsafeRawBufferPointer, timeout: Duration, until answered: (() -> Bool)?) throws(URLError) -> Bool {
         do {
             try session.write(bytes)
         } catch {
             throw URLError(.secureConnectionFailed, detail: "the TLS connection to \(server) failed: \(error.message)")
         }
-        return try flush(timeout: timeout, untilAnswered: untilAnswered)
+        return try flush(timeout: timeout, until: answered)
     }
 
     /// Sends the encrypted bytes waiting in the session.
     @discardableResult
-    private func flush(timeout: Duration, untilAnswered: Bool = false) throws(URLError) -> Bool {
+    private func flush(timeout: Duration, until answered: (() -> Bool)? = nil) throws(URLError) -> Bool {
         while true {
             let count = outgoing.withUnsafeMutableBytes { session.takeOutput(into: $0) }
             guard count > 0 else { return true }
             let complete = try outgoing.withUnsafeBytes { bytes in
                 Result { () throws(URLError) in
                     try socket.write(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), timeout: timeout,
-                                     until: untilAnswered ? { self.hasAnswerWaiting() } : nil)
+                                     until: answered)
                 }
             }.get()
             if !complete { return false }
@@ -155,6 +172,7 @@ final class TLSStream {
                 return true
             case .closed:
                 ended = true
+                endedWithCloseNotify = true
                 return true
             case .failed(let failure):
                 self.failure = URLError(.secureConnectionFailed, detail: "the TLS connection to \(server) failed: \(failure.message)")
