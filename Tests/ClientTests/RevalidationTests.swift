@@ -67,7 +67,7 @@ final class RevalidationTests: XCTestCase {
         let kept = try XCTUnwrap(validator(for: noteURL, in: store))
         XCTAssertEqual(kept.etag, "\"v1\"")
         XCTAssertEqual(kept.ids, ["n1"])
-        XCTAssertTrue(kept.matches(url: noteURL, credentials: StoredValidator.credentials(of: URLRequest(url: URL(string: noteURL)!))))
+        XCTAssertTrue(kept.matches(url: noteURL, credentials: StoredValidator.credentials(of: URLRequest(url: URL(string: noteURL)!), transport: transport)))
         XCTAssertFalse(String(describing: kept).contains("notes/n1"), "no URL in the store: \(kept)")
 
         _ = try await client.send(Request<Note>(.get, "notes/n1")).value

@@ -14,8 +14,9 @@ import FoundationNetworking
 enum Revalidation {
     /// `request`, about to be sent for `endpoint`, with the validator of its stored value and
     /// `prepared` with that value, when the client revalidates and both are in the store and
-    /// were saved for the same credentials (`Authorization`, `Cookie`: another account's value
-    /// is never answered with). A call whose endpoint sets conditional fields of its own is left
+    /// were saved for the same credentials (`Authorization`, and the cookies the attempt carries,
+    /// its own `Cookie` field or those its transport's jar adds: another account's value is
+    /// never answered with). A call whose endpoint sets conditional fields of its own is left
     /// as it is. Run after the adapters, which set the credentials.
     static func prepare<E: Endpoint>(
         _ request: URLRequest, _ prepared: PreparedRequest, for endpoint: E, client: Client
@@ -27,7 +28,7 @@ enum Revalidation {
               request.value(forHTTPHeaderField: "If-Modified-Since") == nil
         else { return (request, prepared) }
         var prepared = prepared
-        var context = RevalidationContext(url: url, credentials: StoredValidator.credentials(of: request))
+        var context = RevalidationContext(url: url, credentials: StoredValidator.credentials(of: request, transport: client.transport))
         guard let validator = try? store.read(StoredValidator.self, id: StoredValidator.id(for: url)),
               validator.matches(url: url, credentials: context.credentials),
               let value = stored(E.Response.self, ids: validator.ids, from: store)
@@ -116,10 +117,16 @@ struct StoredValidator: StoredEntity {
         FNV1a.hex(url)
     }
 
-    /// The hash of `request`'s credentials.
-    static func credentials(of request: URLRequest) -> String {
+    /// The hash of the credentials `request` carries once `transport` sends it: its
+    /// `Authorization`, and its own `Cookie` field or, when it has none and handles cookies, the
+    /// one the transport's jar adds (``CookieKeeping``). A transport of the app's own that adds
+    /// credentials of its own is not seen here.
+    static func credentials(of request: URLRequest, transport: any Transport) -> String {
         let authorization = request.value(forHTTPHeaderField: "Authorization") ?? ""
-        let cookie = request.value(forHTTPHeaderField: "Cookie") ?? ""
+        var cookie = request.value(forHTTPHeaderField: "Cookie") ?? ""
+        if cookie.isEmpty, request.httpShouldHandleCookies, let url = request.url, let jar = transport as? CookieKeeping {
+            cookie = jar.cookieHeader(for: url) ?? ""
+        }
         return FNV1a.hex(authorization + "\n" + cookie) + FNV1a.hex(cookie + "\n" + authorization, seed: checkSeed)
     }
 

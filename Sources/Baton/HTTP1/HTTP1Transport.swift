@@ -80,7 +80,7 @@ public final class HTTP1Transport: Transport {
     /// The pools by origin, `scheme://host:port` with the host's ``CanonicalHost`` spelling.
     private let pools: Lock<RecentlyUsed<ConnectionPool>>
     /// The cookies kept, shared by every pool; `nil` when ``Configuration/keepsCookies`` is false.
-    private let cookies: CookieJar?
+    let cookies: CookieJar?
     /// What every `https` pool shares, made on the first `https` request.
     private let tls = Lock<Result<TLSSetup, URLError>?>(nil)
 

@@ -51,6 +51,11 @@ final class DefaultTransport: Transport {
         #endif
     }
 
+    /// Baton's own transport, where it serves.
+    var ownTransport: HTTP1Transport? { own }
+    /// The URLSession transport, once a request has needed it.
+    var startedSession: URLSessionTransport? { session.withLock(annotating: self) { $0 } }
+
     /// Whether requests of `scheme` to `host` go to Baton's own transport.
     func routesToHTTP1(scheme: String = "http", host: String) -> Bool {
         guard own != nil else { return false }

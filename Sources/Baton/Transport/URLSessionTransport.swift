@@ -30,7 +30,7 @@ import BatonLocking
 /// platforms a session keeps its delegate until then. (No test holds this: the URLSession of
 /// swift-corelibs-foundation, where the tests run, frees its delegate either way.)
 public final class URLSessionTransport: Transport {
-    fileprivate let session: URLSession
+    let session: URLSession
     fileprivate let delegate: SessionDelegate
 
     /// Creates a transport with its own session.
