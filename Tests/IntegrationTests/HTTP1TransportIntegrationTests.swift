@@ -42,6 +42,19 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         #endif
     }
 
+    /// `ALL_PROXY` names a proxy for every scheme, as libcurl reads it: neither scheme goes to
+    /// Baton's own transport, which speaks through none, unless `no_proxy` names the host.
+    func test_theDefaultTransport_honoursAllProxy_forEveryScheme() {
+        #if canImport(FoundationNetworking)
+        for name in ["ALL_PROXY", "all_proxy"] {
+            let proxied = DefaultTransport(environment: [name: "socks5://proxy.invalid:1080", "no_proxy": "127.0.0.1"])
+            XCTAssertFalse(proxied.routesToHTTP1(scheme: "http", host: "example.com"), name)
+            XCTAssertFalse(proxied.routesToHTTP1(scheme: "https", host: "example.com"), name)
+            XCTAssertTrue(proxied.routesToHTTP1(scheme: "http", host: "127.0.0.1"), name)
+        }
+        #endif
+    }
+
     /// With a proxy in the environment, `http` goes through URLSession (which tells of no
     /// connections), except to a host `no_proxy` names.
     func test_theDefaultTransport_withAProxy_sendsThroughURLSession_exceptToUnproxiedHosts() async throws {

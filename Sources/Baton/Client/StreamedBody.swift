@@ -39,9 +39,11 @@ struct StreamedBody<Base: Endpoint>: Endpoint, StreamsBody {
     func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws {
         if bodyStream.acceptedAnswers == acceptedBefore, !response.body.isEmpty,
            bodyStream.accepts(status: response.statusCode, headers: response.headers) {
+            // Handed over whole by the transport, which vouches for it.
             _ = response.body.withUnsafeBytes { bodyStream.receive($0, canWait: false) }
+            return try bodyStream.endOfBody(endsAtClose: false)
         }
-        // Without a length or chunking the body's end was the connection's close.
+        // Streamed without a length or chunking: the body's end was the connection's close.
         let framed = response.headers.keys.contains {
             WireText.equalIgnoringCase($0, "Content-Length") || WireText.equalIgnoringCase($0, "Transfer-Encoding")
         }

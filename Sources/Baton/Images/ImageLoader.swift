@@ -49,6 +49,9 @@ public final class ImageLoader: Sendable {
     /// connections stay with the shared transport, which bounds its own pools).
     static let maximumOriginClients = 32
 
+    /// How many origins' clients are kept now.
+    var keptOriginClients: Int { originClients.withLock { $0.values.count } }
+
     /// A loader fetching through `client`, caching up to `memoryLimit` bytes in memory (default
     /// 32 MiB) and, when `diskCache` names a folder, up to `diskLimit` bytes there (default
     /// 256 MiB).

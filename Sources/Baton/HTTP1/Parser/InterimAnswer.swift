@@ -20,14 +20,11 @@ enum InterimAnswer {
     /// How `bytes`, the first waiting, begin. An interim head longer than `maximumLength` is
     /// read as `.final`, so that the response parser refuses it by its own limits.
     static func read(_ bytes: some Collection<UInt8>, maximumLength: Int = ResponseLimits().maximumHeadBytes) -> Reading {
+        // `HTTP/1.x 1xx`, byte by byte, as far as the bytes go: a mismatch anywhere is final.
         let prefix = Array(bytes.prefix(12))
-        let expected = Array("HTTP/1.".utf8)
-        guard prefix.count >= 12 else {
-            return prefix.elementsEqual(expected.prefix(prefix.count)) ? .incomplete : .final
-        }
-        guard prefix.starts(with: expected), WireText.isDigit(prefix[7]), prefix[8] == WireText.space,
-              prefix[9] == UInt8(ascii: "1"), WireText.isDigit(prefix[10]), WireText.isDigit(prefix[11]),
-              !(prefix[10] == UInt8(ascii: "0") && prefix[11] == UInt8(ascii: "1")) else { return .final }
+        for (offset, byte) in prefix.enumerated() where !Self.fitsInterimStatusLine(byte, at: offset) { return .final }
+        guard prefix.count == 12 else { return .incomplete }
+        if prefix[10] == UInt8(ascii: "0") && prefix[11] == UInt8(ascii: "1") { return .final }  // 101
         // The head ends with an empty line: CRLF CRLF, or bare LFs, as the parser accepts.
         var previous: UInt8 = 0, beforeThat: UInt8 = 0, count = 0
         for byte in bytes {
@@ -40,5 +37,17 @@ enum InterimAnswer {
             previous = byte
         }
         return .incomplete
+    }
+
+    private static let versionPrefix = Array("HTTP/1.".utf8)
+
+    /// Whether `byte` may stand at `offset` of an interim status line's first 12 bytes.
+    private static func fitsInterimStatusLine(_ byte: UInt8, at offset: Int) -> Bool {
+        switch offset {
+        case 0..<7: return byte == versionPrefix[offset]
+        case 7, 10, 11: return WireText.isDigit(byte)
+        case 8: return byte == WireText.space
+        default: return byte == UInt8(ascii: "1")
+        }
     }
 }
