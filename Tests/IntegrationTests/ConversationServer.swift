@@ -9,47 +9,28 @@ import XCTest
 /// read, a close without `close_notify`, an event cut in two). Each connection, one at a time,
 /// is handed to `script` as a ``Peer``; when the script returns, the connection closes.
 final class ConversationServer: Sendable {
-    let port: UInt16
-    private let listener: Int32
-    private let wake: (read: Int32, write: Int32)
-    private let thread: ServerThread
+    private let listener: LoopbackListener
     /// Connections accepted so far.
     let connections = Locked(0)
+
+    var port: UInt16 { listener.port }
 
     /// - Parameter tls: Serve TLS with DemoServer's loopback identity (trust
     ///   `DemoServer.TLS.loopbackRootCertificatePEM`).
     init(tls: Bool = false, script: @escaping @Sendable (Peer) -> Void) throws {
-        let (listener, port) = try Posix.listenOnLoopback(port: 0, backlog: 16)
-        let wake = try Posix.makePipe()
-        self.listener = listener
-        self.port = port
-        self.wake = wake
         let context = try tls ? TLSContext(serverChainPEM: DemoServer.TLS.loopback.certificateChainPEM,
                                            privateKeyPEM: DemoServer.TLS.loopback.privateKeyPEM, maximumVersion: nil) : nil
         let connections = self.connections
-        thread = try ServerThread.start {
-            while case .ready = Posix.wait(for: listener, wake: wake.read, until: .now + .seconds(300)) {
-                while case .accepted(let fd, _) = Posix.accept(on: listener) {
-                    connections.withLock { $0 += 1 }
-                    let stream: ConnectionStream?
-                    if let context {
-                        stream = try? ConnectionStream.handshake(fd: fd, wake: wake.read, timeout: .seconds(30), context: context).get()
-                    } else {
-                        stream = ConnectionStream(fd: fd, wake: wake.read, timeout: .seconds(30))
-                    }
-                    if let stream { script(Peer(stream: stream, wake: wake.read)) }
-                    Posix.closeDescriptor(fd)
-                }
+        listener = try LoopbackListener { fd, wake in
+            connections.withLock { $0 += 1 }
+            let stream: ConnectionStream?
+            if let context {
+                stream = try? ConnectionStream.handshake(fd: fd, wake: wake, timeout: .seconds(30), context: context).get()
+            } else {
+                stream = ConnectionStream(fd: fd, wake: wake, timeout: .seconds(30))
             }
+            if let stream { script(Peer(stream: stream, wake: wake)) }
         }
-    }
-
-    deinit {
-        Posix.poke(wake.write)
-        thread.join()
-        Posix.closeDescriptor(listener)
-        Posix.closeDescriptor(wake.read)
-        Posix.closeDescriptor(wake.write)
     }
 
     func url(_ path: String = "answer", tls: Bool = false) -> URL {

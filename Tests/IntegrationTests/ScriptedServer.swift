@@ -16,44 +16,25 @@ import Darwin
 /// It counts the bytes it has sent, and tells (``heldBack``) when the client stopped taking
 /// them: a write of the streamed bytes that waited for room in the socket for a fifth of a second.
 final class ScriptedServer: Sendable {
-    let port: UInt16
-    private let listener: Int32
-    private let wake: (read: Int32, write: Int32)
-    private let thread: ServerThread
+    private let listener: LoopbackListener
     /// Bytes sent so far, over every connection.
     let sent = Locked(0)
     /// Fulfilled the first time a streamed write waited 200 ms for the client to take bytes.
     let heldBack = XCTestExpectation(description: "the client stopped reading")
+
+    var port: UInt16 { listener.port }
 
     /// - Parameter reads: With `holdsOpen`, whether the server goes on reading what the client
     ///   sends after the answer (`false`: it reads nothing more, so a client still sending a body
     ///   finds no room once the socket's buffers are full).
     /// - Parameter piece: What the streamed bytes repeat (64 KiB of `a` by default).
     init(answer: [UInt8], streamed: Int = 0, piece: [UInt8]? = nil, holdsOpen: Bool = false, reads: Bool = true) throws {
-        let (listener, port) = try Posix.listenOnLoopback(port: 0, backlog: 16)
-        let wake = try Posix.makePipe()
-        self.listener = listener
-        self.port = port
-        self.wake = wake
         let sent = self.sent, heldBack = self.heldBack
         heldBack.assertForOverFulfill = false
-        thread = try ServerThread.start {
-            while case .ready = Posix.wait(for: listener, wake: wake.read, until: .now + .seconds(300)) {
-                while case .accepted(let connection, _) = Posix.accept(on: listener) {
-                    Self.serve(connection, answer: answer, streamed: streamed, piece: piece, holdsOpen: holdsOpen, reads: reads,
-                               wake: wake.read, sent: sent, heldBack: heldBack)
-                    Posix.closeDescriptor(connection)
-                }
-            }
+        listener = try LoopbackListener { connection, wake in
+            Self.serve(connection, answer: answer, streamed: streamed, piece: piece, holdsOpen: holdsOpen, reads: reads,
+                       wake: wake, sent: sent, heldBack: heldBack)
         }
-    }
-
-    deinit {
-        Posix.poke(wake.write)
-        thread.join()
-        Posix.closeDescriptor(listener)
-        Posix.closeDescriptor(wake.read)
-        Posix.closeDescriptor(wake.write)
     }
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)/answer")! }
