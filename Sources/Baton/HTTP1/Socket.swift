@@ -10,9 +10,10 @@ import Darwin
 
 /// A connected TCP socket in non-blocking mode, each wait bounded by a timeout with `poll`.
 ///
-/// One thread reads and writes it (a connection's); another may call ``shutdown()`` at any time,
-/// which wakes that thread at once (a cancel). Only the owning thread calls ``close()``, after
-/// no other thread can reach the socket any more.
+/// One thread reads and writes it (a connection's); another may call ``shutdown()`` while the
+/// socket is attached to its request (``InFlightRequest``, under that request's lock), which
+/// wakes that thread at once (a cancel). Only the owning thread calls ``close()``, after
+/// detaching it, so that no other thread can reach the descriptor, or a number reused since.
 struct Socket: Sendable {
     let descriptor: Int32
 
