@@ -60,8 +60,14 @@ struct BodySink {
         reportsEachChunk = options.reportsEachPiece(sendingBody: request.body != nil)
         if toFile, let resumable = options.resumable {
             let placement = try resumable.accept(status: head.status, headers: { head[$0] })
-            guard let handle = try? FileHandle(forWritingTo: resumable.file), (try? handle.seekToEnd()) != nil else {
-                throw URLError(.cannotWriteToFile, detail: "the download's file cannot be opened")
+            let handle: FileHandle
+            do {
+                handle = FileHandle(fileDescriptor: try PrivateFile.openExisting(resumable.file.path), closeOnDealloc: true)
+            } catch {
+                throw URLError(.cannotWriteToFile, detail: "the download's file cannot be opened: \(error)")
+            }
+            guard (try? handle.seekToEnd()) != nil else {
+                throw URLError(.cannotWriteToFile, detail: "the download's file cannot be opened: its end cannot be found")
             }
             download = (resumable.file, handle)
             self.resumable = resumable
@@ -71,10 +77,10 @@ struct BodySink {
                 digest = resumable.takeDigest(covering: placement.offset) ?? FileDigest.sha256(ofFirst: placement.offset, of: resumable.file)
             }
         } else if toFile {
-            guard let url = DownloadFile.make(), let handle = try? FileHandle(forWritingTo: url) else {
+            guard let file = DownloadFile.open() else {
                 throw URLError(.cannotCreateFile, detail: "the download's temporary file cannot be made")
             }
-            download = (url, handle)
+            download = file
         }
         self.total = total
     }
