@@ -74,14 +74,20 @@ package struct PeerCertificate: Sendable {
             // A GENERAL_NAME is { int type; union { ASN1_STRING *... } d; }: the pointer follows
             // the int at pointer alignment.
             guard let entry = functions.OPENSSL_sk_value(list, index) else { continue }
+            // The type first: only a dNSName's and an iPAddress's value is an ASN1_STRING. The
+            // others (otherName, directoryName, ...) point to structures of their own, whose
+            // bytes read as a string's would give a length and data that are not there.
             let type = entry.load(as: Int32.self)
+            guard type == 2 /* GEN_DNS */ || type == 7 /* GEN_IPADD */ else { continue }
             let value = entry.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.stride, as: OpaquePointer?.self)
             guard let value, let data = functions.ASN1_STRING_get0_data(value) else { continue }
-            let bytes = UnsafeBufferPointer(start: data, count: Int(functions.ASN1_STRING_length(value)))
-            switch type {
-            case 2: names.append(String(decoding: bytes, as: UTF8.self))  // GEN_DNS
-            case 7: if let address = address(bytes) { names.append(address) }  // GEN_IPADD
-            default: continue
+            let length = functions.ASN1_STRING_length(value)
+            guard length >= 0 else { continue }
+            let bytes = UnsafeBufferPointer(start: data, count: Int(length))
+            if type == 2 {
+                names.append(String(decoding: bytes, as: UTF8.self))
+            } else if let address = address(bytes) {
+                names.append(address)
             }
             if names.count == 20 { break }
         }

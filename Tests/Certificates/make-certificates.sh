@@ -53,6 +53,21 @@ keyUsage = critical, digitalSignature
 extendedKeyUsage = serverAuth
 subjectAltName = DNS:localhost, IP:127.0.0.1, IP:::1
 subjectKeyIdentifier = hash
+
+# Names of every kind around the two a refusal shows (DNS, IP), to be skipped: otherName and
+# directoryName, whose values are not strings, an email of four bytes (which would read as an
+# IPv4 address, were the entry's type not checked), and a URI.
+[odd_names]
+basicConstraints = CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = serverAuth
+subjectAltName = otherName:1.2.3.4;UTF8:hello, dirName:odd_names_directory, DNS:localhost, email:ab@c, URI:https://example.com/, IP:192.0.2.7
+subjectKeyIdentifier = hash
+
+[odd_names_directory]
+C = JP
+O = Baton Test
+CN = a directory name
 CNF
 
 # new_key FILE: a new EC P-256 private key, PKCS #8 PEM.
@@ -131,6 +146,11 @@ new_ca self-signed
 new_key "$work/self-signed.key"
 sign self-signed localhost "$work/self-signed.key" self_signed $long_start $long_end "$work/self-signed.pem"
 
+# A self-signed leaf with subjectAltName entries of every kind, for localhost and 192.0.2.7 only.
+new_ca odd-names
+new_key "$work/odd-names.key"
+sign odd-names localhost "$work/odd-names.key" odd_names $long_start $long_end "$work/odd-names.pem"
+
 # A leaf issued by a root nobody trusts, which is thrown away.
 new_ca unknown-root
 new_key "$work/unknown-root.key"
@@ -165,6 +185,12 @@ check ok "$work/other-host.leaf.pem" -verify_hostname api.example.com
 check "hostname mismatch" "$work/other-host.leaf.pem" -verify_hostname localhost
 check "self-signed certificate" "$work/self-signed.pem"
 check "unable to get local issuer certificate" "$work/unknown-ca.pem"
+# Trusted as its own root, the odd-names leaf is for localhost and 192.0.2.7, not 127.0.0.1.
+openssl verify -CAfile "$work/odd-names.pem" -verify_hostname localhost "$work/odd-names.pem" > /dev/null
+if openssl verify -CAfile "$work/odd-names.pem" -verify_ip 127.0.0.1 "$work/odd-names.pem" > /dev/null 2>&1; then
+    echo "make-certificates.sh: odd-names.pem: expected an IP address mismatch for 127.0.0.1" >&2
+    exit 1
+fi
 
 # spki_sha256 CERT: the base64 SHA-256 of the certificate's DER SubjectPublicKeyInfo.
 spki_sha256() {
@@ -175,7 +201,7 @@ spki_sha256() {
 
 # The outputs.
 cp "$work/root.pem" "$out/root-ca.pem"
-for name in expired not-yet-valid other-host self-signed unknown-ca; do
+for name in expired not-yet-valid other-host self-signed unknown-ca odd-names; do
     cp "$work/$name.pem" "$out/$name.pem"
     cp "$work/$name.key" "$out/$name.key"
     chmod 644 "$out/$name.key"   # test keys, public on purpose

@@ -181,6 +181,23 @@ final class AuthenticatorTests: XCTestCase {
         XCTAssertEqual(server.tokenRequestCount, 0)
     }
 
+    /// The server's 401 stays on the error, challenge and all; what is printed of it is redacted.
+    func test_aRequestSentWithoutAToken_failsKeepingTheServers401AndItsChallenge() async throws {
+        server.state.withLock {
+            $0.refusal = HTTPResponse(statusCode: 401, headers: ["WWW-Authenticate": "Bearer realm=\"orders\"", "Set-Cookie": "session=secret-cookie"])
+        }
+        let authenticator = try makeAuthenticator()
+
+        let failure = await awaitError(order(try makeClient(authenticator)))
+        let error = try XCTUnwrap(failure as? AuthenticationError, "\(String(describing: failure))")
+
+        XCTAssertEqual(error.kind, .notLoggedIn)
+        XCTAssertEqual(error.response?.statusCode, 401)
+        XCTAssertEqual(error.response?.value(forHeader: "WWW-Authenticate"), "Bearer realm=\"orders\"")
+        XCTAssertFalse("\(error)".contains("secret-cookie"), "\(error)")
+        XCTAssertFalse("\(error.response.map { "\($0)" } ?? "")".contains("secret-cookie"))
+    }
+
     func test_theBodyMessage_isTakenForAnExpiredToken_unlessConfiguredOut() async throws {
         server.state.withLock { $0.refusal = .json(#"{"message": "invalid_token"}"#, statusCode: 401) }
         let byDefault = try makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r"))

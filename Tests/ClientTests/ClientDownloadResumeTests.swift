@@ -119,6 +119,39 @@ final class ClientDownloadResumeTests: TemporaryFolderTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: record.path))
     }
 
+    func test_aKeptPartialFileThatIsASymbolicLink_isRefusedBeforeAnythingIsSent_andItsTargetUntouched() async throws {
+        let target = folder.appending(path: "someone-elses")
+        try Data("someone else's".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: partial, withDestinationURL: target)
+        let transport = constantStub(HTTPResponse(statusCode: 200, headers: ["ETag": "\"v1\""], body: Data("abc".utf8)))
+        let client = try makeClient(transport: transport)
+
+        let error = await awaitError(client.download(Request<Data>(.get, "files/a.bin"), to: destination, options: kept))
+
+        XCTAssertEqual((error as? APIError)?.kind, .invalidRequest, "\(String(describing: error))")
+        XCTAssertTrue("\(String(describing: error))".contains("\(partial.path) is a symbolic link; Baton will not write through it"), "\(String(describing: error))")
+        XCTAssertEqual(transport.requests.count, 0)
+        XCTAssertEqual(try contents(target), "someone else's")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: partial.path), target.path, "the link was left as it was")
+    }
+
+    func test_aKeptRecordThatIsASymbolicLink_isRefusedBeforeAnythingIsSent_andItsTargetUntouched() async throws {
+        let target = folder.appending(path: "someone-elses.json")
+        try Data("{}".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: record, withDestinationURL: target)
+        let transport = constantStub(HTTPResponse(statusCode: 200, headers: ["ETag": "\"v1\""], body: Data("abc".utf8)))
+        let client = try makeClient(transport: transport)
+
+        let error = await awaitError(client.download(Request<Data>(.get, "files/a.bin"), to: destination, options: kept))
+
+        XCTAssertTrue("\(String(describing: error))".contains("\(record.path) is a symbolic link; Baton will not write through it"), "\(String(describing: error))")
+        XCTAssertEqual(transport.requests.count, 0)
+        XCTAssertEqual(try contents(target), "{}")
+        // The refused call let go of the destination: once the link is gone, a download goes on.
+        try FileManager.default.removeItem(at: record)
+        _ = try await client.download(Request<Data>(.get, "files/a.bin"), to: destination, options: kept).value
+    }
+
     func test_aSecondKeptDownloadToTheSameDestination_failsAtOnce_andTheFirstGoesOn() async throws {
         let release = DispatchSemaphore(value: 0)
         let transport = StubTransport { _, _ in

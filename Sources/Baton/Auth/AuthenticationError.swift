@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Every request waiting for a refresh that failed fails with the same error, promptly. Its
 /// ``kind`` says what the app should do: for ``Kind/sessionExpired``, ``Kind/loginFailed``
-/// and ``Kind/notLoggedIn``, ask the user to log in; for the others, try again later. The token endpoint's answer, when
-/// there was one, is in ``response`` and ``errorCode``. The description is a sentence without
+/// and ``Kind/notLoggedIn``, ask the user to log in; for the others, try again later. The server's
+/// response (the token endpoint's, or the API's `401` for ``Kind/notLoggedIn``), when there was
+/// one, is in ``response`` and ``errorCode``. The description is a sentence without
 /// any token or password.
 ///
 /// ```swift
@@ -29,8 +30,9 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
         public static let refreshFailed = Kind(name: "refreshFailed")
         /// A request to the API was refused `401 Unauthorized`, and it went without a token
         /// because the authenticator has no credentials: nobody logged in, or the user logged
-        /// out. The ``AuthenticationError/underlyingError`` is the call's ``APIError``. Log in
-        /// first (``Authenticator/logIn(username:password:)``).
+        /// out. The ``AuthenticationError/response`` is the API's `401` (with its
+        /// `WWW-Authenticate` challenge), and the ``AuthenticationError/underlyingError`` the
+        /// call's ``APIError``. Log in first (``Authenticator/logIn(username:password:)``).
         public static let notLoggedIn = Kind(name: "notLoggedIn")
         /// The access token was refreshed as many times as ``Authenticator/Configuration/refreshLimit``
         /// allows within ``Authenticator/Configuration/refreshWindow`` and the server still refused
@@ -44,9 +46,11 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
 
     /// What failed.
     public let kind: Kind
-    /// The token endpoint's answer, when it answered.
+    /// The server's response, when there was one: the token endpoint's, or for
+    /// ``Kind/notLoggedIn`` the API's `401`, with its `WWW-Authenticate` challenge. Kept whole, as
+    /// ``APIError/response`` is; what Baton prints of it hides what ``Redaction`` names.
     public let response: HTTPResponse?
-    /// The error code of that answer: RFC 6749's `error` (such as `invalid_grant`), or a `message`.
+    /// The error code of that response: RFC 6749's `error` (such as `invalid_grant`), or a `message`.
     public let errorCode: String?
     /// The failure that stopped the exchange, such as an ``APIError`` for a timeout.
     public let underlyingError: (any Error)?

@@ -17,7 +17,7 @@ extension Authenticator {
         guard loggedOut else { return nil }
         let summary = (error as? APIError)?.request.description ?? "the request"
         return AuthenticationError(
-            .notLoggedIn, underlyingError: error,
+            .notLoggedIn, response: response, underlyingError: error,
             detail: "\(summary) was answered \(response.statusCode) \(response.reasonPhrase), and the authenticator has no credentials to send"
         )
     }

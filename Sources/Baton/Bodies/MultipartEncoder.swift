@@ -49,9 +49,11 @@ struct MultipartEncoder: Sendable {
     /// Writes the body to a new file at `destination`, copying file parts a chunk at a time.
     /// On failure the file is removed.
     func write(to destination: URL) throws(Failure) {
-        guard FileManager.default.createFile(atPath: destination.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let output = try? FileHandle(forWritingTo: destination) else {
-            throw Failure(reason: "the temporary file \(destination.path) cannot be created")
+        let output: FileHandle
+        do {
+            output = FileHandle(fileDescriptor: try PrivateFile.create(destination.path), closeOnDealloc: true)
+        } catch {
+            throw Failure(reason: "the temporary file cannot be created: \(error)")
         }
         do {
             defer { try? output.close() }

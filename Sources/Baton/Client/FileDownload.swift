@@ -66,8 +66,9 @@ extension Client {
     /// keeps what arrived of a cut transfer; other transports, only whole answers. With
     /// ``DownloadOptions/keepsPartialFile``, what arrived survives the call, and a later one
     /// goes on from it; one such download to a destination runs at a time in a process (a second
-    /// fails at once, as ``APIError/Kind/invalidRequest``). Otherwise nothing is left behind,
-    /// whatever happens. An endpoint that asks for a `Range` of its own gets what it asks,
+    /// fails at once, as ``APIError/Kind/invalidRequest``, and so does one whose kept file or
+    /// record is a symbolic link, which is never followed). Otherwise nothing is left behind,
+    /// whatever happens. Every file the download writes is readable by this user only. An endpoint that asks for a `Range` of its own gets what it asks,
     /// written as it comes, and is never resumed. A resource whose validator is a weak `ETag`, or
     /// a `Last-Modified` less than a second before its `Date`, cannot be resumed (RFC 9110
     /// §13.1.5): a retry starts over.
@@ -89,6 +90,18 @@ extension Client {
         }
         let file = kept ? DownloadOptions.partialFile(for: destination) : DownloadFile.location()
         let record = kept ? DownloadOptions.record(for: destination) : nil
+        // A kept file or record that is a symbolic link is refused before anything is sent; the
+        // file is opened without following links anyway, should one appear later.
+        if kept {
+            do {
+                try PrivateFile.refuseSymbolicLink(at: file.path)
+                if let record { try PrivateFile.refuseSymbolicLink(at: record.path) }
+            } catch {
+                KeptDownloads.release(destination)
+                let summary = RequestSummary(method: endpoint.method, url: nil, path: endpoint.path.encoded, redaction: builder.redaction)
+                return Promise(error: APIError.invalidRequest(summary, field: "destination", reason: error.description))
+            }
+        }
         let resumable = ResumableDownload(file: file, record: record, asksForDigest: options.asksForDigest) { [weak self] reason in
             self?.emit(.startedOver(RequestSummary(method: endpoint.method, url: nil, path: endpoint.path.encoded), reason: reason))
         }

@@ -82,7 +82,7 @@ public struct LoggingMonitor: ClientMonitor {
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {
-        Int((duration.timeInterval * 1000).rounded())
+        duration.roundedMilliseconds
     }
 
     private static func plural(_ count: Int, _ noun: String) -> String {

@@ -6,7 +6,8 @@ import FoundationNetworking
 
 /// Where an answer's body goes as it arrives, once any `gzip` or `deflate` coding is undone: to
 /// memory, never past ``TransferOptions/maximumResponseSize``, or, for a download's successful
-/// answer, to a temporary file, each piece as it comes off the wire.
+/// answer, to a temporary file, each piece as it comes off the wire. A body in a coding Baton
+/// cannot undo and the request did not ask for fails the answer (see ``ContentCoding``).
 ///
 /// A body declared longer than the limit is refused before a byte of it is read; one that grows
 /// past it while it arrives (or inflates past it) is refused the moment it does, so memory stays
@@ -17,6 +18,9 @@ struct BodySink {
     private var inflater: Inflater?
     /// Whether any body byte reached the inflater.
     private var fedInflater = false
+    /// Why the body's content coding is refused (see ``ContentCoding``): the answer fails with
+    /// its first body byte, so that a body-less one (a `HEAD`'s, a `304`) naming it does not.
+    private var refusal: String?
     private var data = Data()
     private var download: (url: URL, handle: FileHandle)?
     /// The download's file when it is a resumable one's: kept after a failure, for the next
@@ -49,19 +53,23 @@ struct BodySink {
         if let declaredLength, declaredLength > Int64(limit) {
             throw URLError(.dataLengthExceedsMaximum, detail: "the answer declares \(declaredLength) bytes")
         }
-        // Identity, or a coding the request did not ask for, is kept as it came.
-        inflater = head["Content-Encoding"].flatMap { [limit] coding in
-            if WireText.equalIgnoringCase(coding, "gzip") || WireText.equalIgnoringCase(coding, "x-gzip") {
-                return Inflater(format: .gzip, limit: limit)
-            }
-            return WireText.equalIgnoringCase(coding, "deflate") ? Inflater(format: .deflate, limit: limit) : nil
+        switch ContentCoding(contentEncoding: head.values(for: "Content-Encoding"), asked: request.request.value(forHTTPHeaderField: "Accept-Encoding")) {
+        case .asItCame: break
+        case .inflate(let format): inflater = Inflater(format: format, limit: limit)
+        case .refused(let reason): refusal = reason
         }
         var total = inflater == nil ? declaredLength : nil
         reportsEachChunk = options.reportsEachPiece(sendingBody: request.body != nil)
         if toFile, let resumable = options.resumable {
             let placement = try resumable.accept(status: head.status, headers: { head[$0] })
-            guard let handle = try? FileHandle(forWritingTo: resumable.file), (try? handle.seekToEnd()) != nil else {
-                throw URLError(.cannotWriteToFile, detail: "the download's file cannot be opened")
+            let handle: FileHandle
+            do {
+                handle = FileHandle(fileDescriptor: try PrivateFile.openExisting(resumable.file.path), closeOnDealloc: true)
+            } catch {
+                throw URLError(.cannotWriteToFile, detail: "the download's file cannot be opened: \(error)")
+            }
+            guard (try? handle.seekToEnd()) != nil else {
+                throw URLError(.cannotWriteToFile, detail: "the download's file cannot be opened: its end cannot be found")
             }
             download = (resumable.file, handle)
             self.resumable = resumable
@@ -71,16 +79,17 @@ struct BodySink {
                 digest = resumable.takeDigest(covering: placement.offset) ?? FileDigest.sha256(ofFirst: placement.offset, of: resumable.file)
             }
         } else if toFile {
-            guard let url = DownloadFile.make(), let handle = try? FileHandle(forWritingTo: url) else {
+            guard let file = DownloadFile.open() else {
                 throw URLError(.cannotCreateFile, detail: "the download's temporary file cannot be made")
             }
-            download = (url, handle)
+            download = file
         }
         self.total = total
     }
 
     /// Takes a piece of the body as it came off the wire.
     mutating func append(_ bytes: UnsafeRawBufferPointer) throws {
+        if let refusal, !bytes.isEmpty { throw URLError(.cannotDecodeContentData, detail: refusal) }
         if var inflater {
             fedInflater = true
             self.inflater = nil

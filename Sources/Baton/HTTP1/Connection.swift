@@ -47,8 +47,7 @@ final class Connection: Sendable {
             wake.wait()
             return true
         }
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-        return wake.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds))) == .success
+        return wake.wait(timeout: .now() + timeout.dispatchInterval) == .success
     }
 
     /// What was handed over, taken.

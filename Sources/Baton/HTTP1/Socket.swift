@@ -161,7 +161,7 @@ struct Socket: Sendable {
     /// Waits until the socket is ready for `events`, at most `timeout`.
     func wait(for events: Int16, timeout: Duration) throws(URLError) {
         var entry = pollfd(fd: descriptor, events: events, revents: 0)
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(clamping: timeout.clampedMilliseconds)
         while true {
             let ready = poll(&entry, 1, max(milliseconds, 1))
             if ready > 0 { return }

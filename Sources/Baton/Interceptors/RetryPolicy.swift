@@ -105,7 +105,7 @@ public struct RetryPolicy: RequestRetrier {
         if let retryAfter = context.response.flatMap({ Self.retryAfter($0, now: now) }) {
             return .retry(after: min(retryAfter, maximumDelay), cause: .transientFailure)
         }
-        let exponential = baseDelay * (1 << min(made, 30))
+        let exponential = baseDelay.saturatingMultiplied(by: 1 << min(made, 30))
         let jittered = exponential * Double.random(in: 0.5...1)
         return .retry(after: min(jittered, maximumDelay), cause: .transientFailure)
     }

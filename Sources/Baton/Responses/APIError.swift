@@ -207,8 +207,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         let sentence = summary
         guard let attempts, attempts > 1, let duration else { return sentence }
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return "\(sentence.dropLast()), after \(attempts) attempts over \(String(format: "%.1f", seconds)) s."
+        return "\(sentence.dropLast()), after \(attempts) attempts over \(String(format: "%.1f", duration.timeInterval)) s."
     }
 
     /// The sentence about the failure itself, without the attempts.

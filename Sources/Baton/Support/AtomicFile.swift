@@ -15,15 +15,15 @@ enum AtomicFile {
         init(_ code: Int32 = errno) { self.code = code }
     }
 
-    /// Writes `data` to a new file beside `destination`, created with mode 0600 (never readable by
-    /// others, even for a moment), optionally flushes it to the disk, then renames it over
+    /// Writes `data` to a new file beside `destination`, made by ``PrivateFile/create(_:)`` (never
+    /// readable by others, even for a moment), optionally flushes it to the disk, then renames it over
     /// `destination`: a reader sees the old file or the new one, never a mix. The temporary file
     /// is removed if anything fails.
     static func write(_ data: Data, to destination: String, flush: Bool) throws(Failure) {
         let slash = destination.lastIndex(of: "/").map { destination.index(after: $0) } ?? destination.startIndex
         let temporary = "\(destination[..<slash]).\(destination[slash...]).\(UUID().uuidString).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Failure() }
+        let descriptor: Int32
+        do { descriptor = try PrivateFile.create(temporary) } catch { throw Failure(error.code) }
         var failure: Failure?
         data.withUnsafeBytes { bytes in
             var offset = 0

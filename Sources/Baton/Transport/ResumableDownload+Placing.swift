@@ -14,7 +14,7 @@ extension ResumableDownload {
         try whileCurrent {
             // A whole answer in a file of its own becomes the download's file, in one step.
             if placement.offset == 0, let body = response.bodyFile, rename(body.path, file.path) == 0 { return }
-            let output = try FileHandle(forWritingTo: file)
+            let output = FileHandle(fileDescriptor: try PrivateFile.openExisting(file.path), closeOnDealloc: true)
             defer { try? output.close() }
             try output.seek(toOffset: UInt64(placement.offset))
             guard let body = response.bodyFile else { return try output.write(contentsOf: response.body) }

@@ -4,6 +4,11 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The file one download fills, over as many transfers as it takes: each attempt after the first
 /// asks only for what is missing (`Range`, with `If-Range` naming the validator of what is
@@ -260,16 +265,23 @@ final class ResumableDownload: Sendable {
     /// Whether the call is over: a transport still writing stops.
     var hasEnded: Bool { state.withLock(annotating: self) { $0.ended } }
 
-    /// The file cut to `offset` bytes, made if missing; called with the state locked.
-    private func cutLocked(at offset: Int64) throws {
-        if !FileManager.default.fileExists(atPath: file.path) {
-            guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw URLError(.cannotCreateFile, detail: "the download's file \(file.path) cannot be made")
+    /// The file cut to `offset` bytes, made if missing (see ``PrivateFile``: a symbolic link in
+    /// its place is refused, never followed or cut); called with the state locked.
+    private func cutLocked(at offset: Int64) throws(URLError) {
+        let descriptor: Int32
+        do {
+            do {
+                descriptor = try PrivateFile.openExisting(file.path)
+            } catch where error.code == ENOENT {
+                descriptor = try PrivateFile.create(file.path)
             }
+        } catch {
+            throw URLError(.cannotWriteToFile, detail: "the download's file cannot be opened: \(error)")
         }
-        let handle = try FileHandle(forWritingTo: file)
-        defer { try? handle.close() }
-        try handle.truncate(atOffset: UInt64(offset))
+        defer { close(descriptor) }
+        guard ftruncate(descriptor, off_t(offset)) == 0 else {
+            throw URLError(.cannotWriteToFile, detail: "the download's file \(file.path) cannot be cut to \(offset) bytes (\(String(cString: strerror(errno))))")
+        }
     }
 
     /// Reads a kept download's record, once: its validator applies to the bytes if its URL is

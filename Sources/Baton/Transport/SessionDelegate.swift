@@ -141,8 +141,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private func write(_ data: Data, of record: TaskRecord, task: URLSessionDataTask, expected: Int64) {
         do {
             if record.download == nil {
-                guard let url = DownloadFile.make() else { throw URLError(.cannotCreateFile) }
-                record.download = (url, try FileHandle(forWritingTo: url), 0)
+                guard let (url, handle) = DownloadFile.open() else { throw URLError(.cannotCreateFile) }
+                record.download = (url, handle, 0)
             }
             record.unwritten.append(data)
             record.download?.written += Int64(data.count)

@@ -35,11 +35,20 @@ extension TransferOptions {
 
 /// The temporary file a download's body is written to.
 enum DownloadFile {
-    /// A new empty file in the system's temporary folder, readable by this user only; `nil` when
-    /// it cannot be made.
-    static func make() -> URL? {
+    /// A new empty file in the system's temporary folder, made as ``PrivateFile`` makes files
+    /// (readable by this user only, from the start, never through a symbolic link), open for
+    /// writing; `nil` when it cannot be made.
+    static func open() -> (url: URL, handle: FileHandle)? {
         let url = location()
-        return FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) ? url : nil
+        guard let descriptor = try? PrivateFile.create(url.path) else { return nil }
+        return (url, FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
+    }
+
+    /// A new empty file, as ``open()`` makes it, closed: for a body with no bytes.
+    static func make() -> URL? {
+        guard let (url, handle) = open() else { return nil }
+        try? handle.close()
+        return url
     }
 
     /// A new name in the system's temporary folder, for a download's file, not yet made.

@@ -176,8 +176,7 @@ public final class UploadQueue: Sendable {
     private func claim(_ record: UploadRecord) -> Bool {
         let path = lockFile(record)
         for _ in 0..<2 {
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if descriptor >= 0 {
+            if let descriptor = try? PrivateFile.create(path) {
                 let pid = Data("\(getpid())".utf8)
                 _ = pid.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress!, $0.count) }
                 close(descriptor)

@@ -200,6 +200,17 @@ final class TLSIntegrationTests: XCTestCase {
         XCTAssertTrue(sentence.contains("the certificate of localhost:\(server.port) is for api.example.com and www.example.com, not for localhost"), sentence)
     }
 
+    /// A certificate whose subjectAltName holds entries of every kind (otherName, directoryName,
+    /// email, URI): only its DNS name and IP address are read and shown, each as it is.
+    func test_aCertificatesOtherKindsOfName_areSkipped_andItsDNSNameAndAddressShown() async throws {
+        let server = try DemoServer.start(configuration: .init(tls: TestCertificates.identity("odd-names")))
+        defer { server.stop() }
+        let itself = try String(contentsOf: TestCertificates.folder.appendingPathComponent("odd-names.pem"), encoding: .utf8)
+        let (code, sentence) = try XCTUnwrapAsync(await failure(of: server.baseURL, transport { try $0.tls.trustRoots(pem: itself) }))
+        XCTAssertEqual(code, .serverCertificateUntrusted)
+        XCTAssertTrue(sentence.contains("the certificate of 127.0.0.1:\(server.port) is for localhost and 192.0.2.7, not for 127.0.0.1"), sentence)
+    }
+
     func test_aPinThatMatches_passes_andOneThatDoesNot_failsWithNothingSent() async throws {
         let server = try DemoServer.start(configuration: .init(tls: .loopback))
         let pinned = try transport { try $0.tls.pin("127.0.0.1", publicKeySHA256: ["sha256/" + TestCertificates.pin("localhost")]) }

@@ -9,7 +9,7 @@ enum TestCertificates {
         .appendingPathComponent("Certificates")
 
     /// A server identity from `NAME.pem` and `NAME.key`: `expired`, `not-yet-valid`,
-    /// `other-host`, `self-signed`, `unknown-ca`.
+    /// `other-host`, `self-signed`, `unknown-ca`, `odd-names`.
     static func identity(_ name: String) throws -> DemoServer.TLS {
         DemoServer.TLS(
             certificateChainPEM: try String(contentsOf: folder.appendingPathComponent("\(name).pem"), encoding: .utf8),
