@@ -65,7 +65,9 @@ final class CookieJar: Sendable {
         guard !setCookieValues.isEmpty, let host = Self.host(of: url) else { return }
         let isSecureScheme = url.scheme?.lowercased() == "https"
         let defaultPath = Self.defaultPath(of: url)
-        let cookies = setCookieValues.compactMap { Self.cookie($0, host: host, isSecureScheme: isSecureScheme, defaultPath: defaultPath, now: now) }
+        let cookies = setCookieValues.compactMap {
+            Self.cookie($0, host: host, isSecureScheme: isSecureScheme, defaultPath: defaultPath, now: now)
+        }
         guard !cookies.isEmpty else { return }
         let sites = cookies.map { Self.site(of: $0.domain) }
         state.withLock(annotating: self) { state in

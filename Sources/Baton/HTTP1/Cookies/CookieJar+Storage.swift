@@ -17,10 +17,13 @@ extension CookieJar {
             var cookies: [Cookie] = []
         }
 
-        /// How many cookies one site holds, and under which domain fields.
+        /// How many cookies one site holds, under which domain fields, and when the first may expire.
         struct Site {
             var count = 0
             var domains: Set<String> = []
+            /// No later than the earliest expiry of its cookies: until then none has expired, and
+            /// a full site is spared a pass over its domains.
+            var nextExpiry = Date.distantFuture
         }
 
         /// The cookies by their domain field.
@@ -87,15 +90,23 @@ extension CookieJar {
             buckets[domain] = cookies.isEmpty ? nil : Bucket(site: site, cookies: cookies)
             // Changed in place: a copy of the record would copy its set of domains.
             sites[site, default: Site()].count += change
+            if let expiry = cookies.lazy.compactMap(\.expiry).min(), expiry < sites[site, default: Site()].nextExpiry {
+                sites[site, default: Site()].nextExpiry = expiry
+            }
             if cookies.isEmpty { sites[site]?.domains.remove(domain) } else { sites[site, default: Site()].domains.insert(domain) }
             if sites[site]?.count == 0 { sites[site] = nil }
         }
 
         private mutating func dropExpired(ofSite site: String, now: Date) {
-            for domain in sites[site]?.domains ?? [] {
-                guard let bucket = buckets[domain], bucket.cookies.contains(where: { $0.isExpired(at: now) }) else { continue }
-                set(bucket.cookies.filter { !$0.isExpired(at: now) }, domain: domain, site: site)
+            guard let record = sites[site], record.nextExpiry <= now else { return }
+            var nextExpiry = Date.distantFuture
+            for domain in record.domains {
+                guard let bucket = buckets[domain] else { continue }
+                let kept = bucket.cookies.filter { !$0.isExpired(at: now) }
+                if kept.count != bucket.cookies.count { set(kept, domain: domain, site: site) }
+                nextExpiry = kept.lazy.compactMap(\.expiry).reduce(nextExpiry, min)
             }
+            sites[site]?.nextExpiry = nextExpiry
         }
 
         /// The least recently used cookie of `site`: its domain and position; `nil` when it has none.
