@@ -31,6 +31,16 @@ final class PublicSuffixListTests: XCTestCase {
         ])
     }
 
+    func test_aRuleUnderANameThatIsNoRule_stillMatches() {
+        // `nes.akershus.no` with no rule `akershus.no`; `execute-api.af-south-1.amazonaws.com`
+        // with none for `af-south-1.amazonaws.com` nor `amazonaws.com`.
+        assertRegistrable([
+            ("akershus.no", "akershus.no"), ("nes.akershus.no", nil), ("x.nes.akershus.no", "x.nes.akershus.no"),
+            ("af-south-1.amazonaws.com", "amazonaws.com"), ("execute-api.af-south-1.amazonaws.com", nil),
+            ("a.b.execute-api.af-south-1.amazonaws.com", "b.execute-api.af-south-1.amazonaws.com"),
+        ])
+    }
+
     func test_aWildcardRule_makesEveryNameUnderItPublic_exceptItsExceptions() {
         // `*.ck` and `!www.ck`; `*.kobe.jp` and `!city.kobe.jp`.
         assertRegistrable([
