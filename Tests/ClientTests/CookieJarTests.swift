@@ -3,8 +3,9 @@ import Foundation
 import XCTest
 
 /// HTTP1Transport's cookie jar (RFC 6265): which host, path and scheme each cookie goes back to,
-/// the `Domain` attributes refused, expiry and replacement, the bounds, and the values refused
-/// because they could break the `Cookie` line.
+/// the `Domain` attributes refused, expiry and replacement, the size of a cookie, and the values
+/// refused because they could break the `Cookie` line. The Public Suffix List's part is in
+/// CookieJarPublicSuffixTests, the caps per site and in all in CookieJarCapsTests.
 final class CookieJarTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 1_700_000_000)
 
@@ -191,30 +192,6 @@ final class CookieJarTests: XCTestCase {
     }
 
     // MARK: Bounds
-
-    func test_aDomainKeepsFiftyCookies_theLeastRecentlyUsedEvictedFirst() {
-        let jar = CookieJar()
-        jar.store(setCookieValues: (0..<50).map { "c\($0)=v" }, from: url("http://h.com/"), now: now)
-        // Setting c0 again is a use: the least recently used are now c1, c2, …
-        jar.store(setCookieValues: ["c0=again"], from: url("http://h.com/"), now: now)
-        jar.store(setCookieValues: (50..<60).map { "c\($0)=v" }, from: url("http://h.com/"), now: now)
-        XCTAssertEqual(jar.count, 50)
-        let names = header(jar, "http://h.com/")?.split(separator: ";").map { $0.split(separator: "=")[0].trimmingCharacters(in: .whitespaces) }
-        XCTAssertEqual(Set(names ?? []), Set(["c0"] + (11..<60).map { "c\($0)" }))
-        // Another domain has fifty of its own.
-        jar.store(setCookieValues: ["x=1"], from: url("http://other.com/"), now: now)
-        XCTAssertEqual(jar.count, 51)
-    }
-
-    func test_theJarKeepsAtMostThreeThousandCookies() {
-        let jar = CookieJar()
-        for host in 0..<70 {
-            jar.store(setCookieValues: (0..<50).map { "c\($0)=v" }, from: url("http://h\(host).example/"), now: now)
-        }
-        XCTAssertEqual(jar.count, CookieJar.maximumCookies)
-        XCTAssertNil(header(jar, "http://h0.example/"))
-        XCTAssertNotNil(header(jar, "http://h69.example/"))
-    }
 
     func test_aCookieOverFourKibibytes_isRefused() {
         let fits = "a=" + String(repeating: "x", count: 4094)

@@ -7,22 +7,28 @@ import Foundation
 /// - **Where they go.** A cookie set without `Domain` goes back to the host that set it and no
 ///   other (host-only). One with `Domain` also goes to that domain's subdomains, and is kept only
 ///   when the setting host is that domain or one of its subdomains (§5.1.3: `notevil.com` is no
-///   subdomain of `evil.com`), when the domain is no public suffix the jar can tell cheaply (one
-///   without a dot, such as `com`, or a `co.uk`-like pair of a two-letter country and a generic
-///   second level), and when the host is no IP address (where `Domain` may only name the
-///   address itself). It goes only to paths under its `Path` (§5.1.4) and, when `Secure`, only
-///   over https; a `Secure` cookie set over http is refused (RFC 6265bis §5.7), as are
+///   subdomain of `evil.com`), when the domain is no public suffix by the Public Suffix List
+///   compiled into Baton, private suffixes included (``PublicSuffixList``: `com`, `co.uk`,
+///   `github.io`, `herokuapp.com`, `pages.dev`, whose tenants are separate sites; a `Domain`
+///   naming the public suffix that is the host itself makes a host-only cookie, §5.3 step 5), and
+///   when the host is no IP address (where `Domain` may only name the address itself, and makes
+///   a host-only cookie). It goes only to paths under its `Path` (§5.1.4) and, when `Secure`,
+///   only over https; a `Secure` cookie set over http is refused (RFC 6265bis §5.7), as are
 ///   `__Secure-` and `__Host-` cookies without what their prefix demands.
 /// - **How long.** Until `Max-Age` (which wins) or `Expires`, else for the jar's life. A cookie
 ///   set again under the same name, domain and path replaces the old one (keeping its creation
 ///   time, §5.3); one set with an expiry in the past deletes it.
-/// - **How many.** At most ``maximumCookiesPerDomain`` per domain and ``maximumCookies`` in all
-///   (RFC 6265 §6.1's minimums), the least recently used evicted first, each at most
-///   ``SetCookie/maximumSize`` bytes: a hostile server cannot grow the jar without bound.
+/// - **How many.** At most ``maximumCookiesPerSite`` per site (a registrable domain and all its
+///   subdomains: `example.co.uk`, `alice.github.io`), that site's least recently used evicted
+///   first, and ``maximumCookies`` in all, evicted from the site holding the most: one site,
+///   however many subdomains or cookies it sets, cannot push out another site's cookies while it
+///   holds more than that site (``Storage``). Each cookie is at most ``SetCookie/maximumSize``
+///   bytes: a hostile server cannot grow the jar without bound.
 final class CookieJar: Sendable {
-    /// The most cookies kept for one domain (a host-only cookie's host, or a `Domain`).
-    static let maximumCookiesPerDomain = 50
-    /// The most cookies kept in all.
+    /// The most cookies kept for one site: Firefox's and Chrome's 180, more than RFC 6265 §6.1's
+    /// minimum of 50 per domain.
+    static let maximumCookiesPerSite = 180
+    /// The most cookies kept in all: RFC 6265 §6.1's minimum, and Firefox's cap.
     static let maximumCookies = 3000
 
     /// A kept cookie (RFC 6265 §5.3's fields, those that matter to a client running no scripts).
@@ -45,45 +51,7 @@ final class CookieJar: Sendable {
         func isExpired(at now: Date) -> Bool { expiry.map { $0 <= now } ?? false }
     }
 
-    private struct State {
-        /// The cookies by their domain field.
-        var cookies: [String: [Cookie]] = [:]
-        var count = 0
-        /// A counter, not a clock: every tick is later than the last, however fast they come.
-        var clock: UInt64 = 0
-
-        mutating func tick() -> UInt64 {
-            clock += 1
-            return clock
-        }
-
-        /// Puts `bucket` back as the cookies of `domain`, keeping the count.
-        mutating func set(_ bucket: [Cookie], for domain: String) {
-            count += bucket.count - (cookies[domain]?.count ?? 0)
-            cookies[domain] = bucket.isEmpty ? nil : bucket
-        }
-
-        /// Drops the expired cookies, then the least recently used, until `limit` are left: one
-        /// pass and one sort, however many go.
-        mutating func evict(downTo limit: Int, now: Date) {
-            var uses: [(lastAccess: UInt64, domain: String)] = []
-            for (domain, bucket) in cookies {
-                let kept = bucket.filter { !$0.isExpired(at: now) }
-                if kept.count != bucket.count { set(kept, for: domain) }
-                uses += kept.map { ($0.lastAccess, domain) }
-            }
-            guard count > limit else { return }
-            var evicted: [String: Set<UInt64>] = [:]
-            for use in uses.sorted(by: { $0.lastAccess < $1.lastAccess }).prefix(count - limit) {
-                evicted[use.domain, default: []].insert(use.lastAccess)
-            }
-            for (domain, ticks) in evicted {
-                set(cookies[domain, default: []].filter { !ticks.contains($0.lastAccess) }, for: domain)
-            }
-        }
-    }
-
-    private let state = Lock(State())
+    private let state = Lock(Storage())
 
     /// An empty jar.
     init() {}
@@ -97,51 +65,56 @@ final class CookieJar: Sendable {
         guard !setCookieValues.isEmpty, let host = Self.host(of: url) else { return }
         let isSecureScheme = url.scheme?.lowercased() == "https"
         let defaultPath = Self.defaultPath(of: url)
-        let isIP = Self.isIPAddress(host)
-        let cookies: [Cookie] = setCookieValues.compactMap { text in
-            guard let set = SetCookie(text), isSecureScheme || !set.isSecure else { return nil }
-            var domain = host
-            var isHostOnly = true
-            if let attribute = set.domain, attribute != host || !(isIP || Self.isPublicSuffix(attribute)) {
-                guard !isIP, !Self.isPublicSuffix(attribute), Self.domainMatches(host, attribute) else { return nil }
+        let cookies = setCookieValues.compactMap {
+            Self.cookie($0, host: host, isSecureScheme: isSecureScheme, defaultPath: defaultPath, now: now)
+        }
+        guard !cookies.isEmpty else { return }
+        let sites = cookies.map { Self.site(of: $0.domain) }
+        state.withLock(annotating: self) { state in
+            for (cookie, site) in zip(cookies, sites) { state.keep(cookie, site: site, now: now) }
+        }
+    }
+
+    /// The cookie that the `Set-Cookie` value `text` sets, received from `host` at `now`; `nil`
+    /// when the rules refuse it.
+    private static func cookie(_ text: String, host: String, isSecureScheme: Bool, defaultPath: String, now: Date) -> Cookie? {
+        guard let set = SetCookie(text), isSecureScheme || !set.isSecure else { return nil }
+        var domain = host
+        var isHostOnly = true
+        if let attribute = set.domain {
+            let isIP = isIPAddress(host)
+            let isPublic = isIP || PublicSuffixList.shared.isPublicSuffix(attribute)
+            // §5.3 step 5: a public suffix (or an IP address) naming the host itself makes a
+            // host-only cookie; any other is refused, or it would go to every tenant under it.
+            if attribute != host || !isPublic {
+                guard !isPublic, domainMatches(host, attribute) else { return nil }
                 domain = attribute
                 isHostOnly = false
             }
-            let path = set.path ?? defaultPath
-            let name = set.name.lowercased()
-            if name.hasPrefix("__secure-") || name.hasPrefix("__host-"), !set.isSecure { return nil }
-            if name.hasPrefix("__host-"), set.domain != nil || path != "/" { return nil }
-            return Cookie(name: set.name, value: set.value, domain: domain, isHostOnly: isHostOnly, path: path,
-                          isSecure: set.isSecure, isHTTPOnly: set.isHTTPOnly, expiry: set.expiry(now: now),
-                          creation: 0, lastAccess: 0)
         }
-        guard !cookies.isEmpty else { return }
-        state.withLock(annotating: self) { state in
-            for var cookie in cookies {
-                var bucket = state.cookies[cookie.domain] ?? []
-                bucket.removeAll { $0.isExpired(at: now) }
-                cookie.creation = state.tick()
-                cookie.lastAccess = cookie.creation
-                if let old = bucket.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
-                    cookie.creation = bucket[old].creation
-                    bucket.remove(at: old)
-                }
-                if !cookie.isExpired(at: now) { bucket.append(cookie) }
-                while bucket.count > Self.maximumCookiesPerDomain {
-                    bucket.remove(at: Self.leastRecentlyUsed(in: bucket))
-                }
-                state.set(bucket, for: cookie.domain)
-            }
-            if state.count > Self.maximumCookies { state.evict(downTo: Self.maximumCookies, now: now) }
-        }
+        let path = set.path ?? defaultPath
+        let name = set.name.lowercased()
+        if name.hasPrefix("__secure-") || name.hasPrefix("__host-"), !set.isSecure { return nil }
+        if name.hasPrefix("__host-"), set.domain != nil || path != "/" { return nil }
+        return Cookie(name: set.name, value: set.value, domain: domain, isHostOnly: isHostOnly, path: path,
+                      isSecure: set.isSecure, isHTTPOnly: set.isHTTPOnly, expiry: set.expiry(now: now),
+                      creation: 0, lastAccess: 0)
     }
 
     /// The `Cookie` field value for a request to `url` at `now` (RFC 6265 §5.4): the cookies
     /// whose domain, path and `Secure` allow it, unexpired, longer paths first, then those set
     /// earlier; `nil` when there are none.
     func cookieHeader(for url: URL, now: Date = Date()) -> String? {
+        let cookies = cookies(for: url, now: now)
+        guard !cookies.isEmpty else { return nil }
+        return cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    /// The cookies to send with a request to `url` at `now`, in the order they go, each marked
+    /// as used: ``cookieHeader(for:now:)`` without the joining.
+    func cookies(for url: URL, now: Date = Date()) -> [Cookie] {
         // Most APIs set no cookie: their requests pay for no URL parsing here.
-        guard state.withLock(annotating: self, { $0.count > 0 }), let host = Self.host(of: url) else { return nil }
+        guard state.withLock(annotating: self, { $0.count > 0 }), let host = Self.host(of: url) else { return [] }
         let isSecureScheme = url.scheme?.lowercased() == "https"
         let path = Self.requestPath(of: url)
         // The host, and every domain it is a subdomain of.
@@ -154,32 +127,29 @@ final class CookieJar: Sendable {
             }
         }
         var matches: [Cookie] = state.withLock(annotating: self) { state in
-            var matches: [Cookie] = []
-            for domain in domains {
-                guard var bucket = state.cookies[domain] else { continue }
-                bucket.removeAll { $0.isExpired(at: now) }
-                for index in bucket.indices {
-                    let cookie = bucket[index]
-                    guard !cookie.isHostOnly || domain == host, isSecureScheme || !cookie.isSecure,
-                          Self.pathMatches(path, cookie.path) else { continue }
-                    bucket[index].lastAccess = state.tick()
-                    matches.append(cookie)
+            domains.flatMap { domain in
+                state.use(domain: domain, now: now) { cookie in
+                    (!cookie.isHostOnly || domain == host) && (isSecureScheme || !cookie.isSecure) && Self.pathMatches(path, cookie.path)
                 }
-                state.set(bucket, for: domain)
             }
-            return matches
         }
-        guard !matches.isEmpty else { return nil }
         matches.sort { ($0.path.utf8.count, $1.creation) > ($1.path.utf8.count, $0.creation) }
-        return matches.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+        return matches
+    }
+
+    /// Every cookie the jar holds, expired ones not yet dropped included, in no order: for tests.
+    var allCookies: [Cookie] {
+        state.withLock(annotating: self) { $0.buckets.values.flatMap(\.cookies) }
+    }
+
+    /// The site `domain` belongs to, where the per-site cap applies: its registrable domain
+    /// (`example.co.uk` for `www.example.co.uk`), or the name itself for an IP address and for a
+    /// public suffix (a host-only cookie of `github.io` or `localhost`).
+    static func site(of domain: String) -> String {
+        isIPAddress(domain) ? domain : PublicSuffixList.shared.registrableDomain(domain) ?? domain
     }
 
     // MARK: RFC 6265's matching rules
-
-    /// The position of the cookie least recently set or sent in a non-empty `bucket`.
-    private static func leastRecentlyUsed(in bucket: [Cookie]) -> Int {
-        bucket.indices.min { bucket[$0].lastAccess < bucket[$1].lastAccess }!
-    }
 
     /// The ``CanonicalHost`` of `url`, by name; `nil` when it has none it could be sent to, so a
     /// host that could be read as two is never given or set a cookie.
@@ -195,14 +165,6 @@ final class CookieJar: Sendable {
         let digits = last.hasPrefix("0x") ? last.dropFirst(2) : last
         let allowed: ClosedRange<Character> = last.hasPrefix("0x") ? "0"..."f" : "0"..."9"
         return digits.allSatisfy { allowed.contains($0) && ($0 <= "9" || $0 >= "a") }
-    }
-
-    /// Whether `domain` is a public suffix as far as the jar can tell without a list: no dot
-    /// (`com`, `localhost`), or a two-letter country under a generic second level (`co.uk`).
-    static func isPublicSuffix(_ domain: String) -> Bool {
-        let labels = domain.split(separator: ".")
-        if labels.count < 2 { return true }
-        return labels.count == 2 && labels[1].count == 2 && ["ac", "co", "com", "edu", "gov", "net", "org"].contains(labels[0])
     }
 
     /// RFC 6265 §5.1.3: `host` is `domain`, or a name (not an IP address) ending in `.domain`.
