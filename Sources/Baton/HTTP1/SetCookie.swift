@@ -51,7 +51,9 @@ struct SetCookie: Sendable {
                 let magnitude = Int(digits) ?? .max
                 maxAge = negative ? -magnitude : magnitude
             case "domain":
-                let bare = argument.hasPrefix(".") ? argument.dropFirst() : argument
+                var bare = argument.hasPrefix(".") ? argument.dropFirst() : argument
+                // Hosts are compared in CanonicalHost's spelling, which drops one trailing dot.
+                if bare.hasSuffix(".") { bare = bare.dropLast() }
                 domain = bare.isEmpty ? nil : bare.lowercased()
             case "path":
                 path = argument.hasPrefix("/") ? String(argument) : nil
