@@ -1,4 +1,4 @@
-// A libFuzzer target for Baton's cookie jar (Sources/Baton/HTTP1/CookieJar.swift, SetCookie.swift,
+// A libFuzzer target for Baton's cookie jar (Sources/Baton/HTTP1/Cookies/CookieJar.swift, SetCookie.swift,
 // Cookies/): Set-Cookie lines and request URLs, stored and looked up, with the Public Suffix List.
 // Each input is lines (see `Script`). The jar must never trap, and:
 // - a cookie sent to a host domain-matches it (RFC 6265 §5.1.3, written out plainly in
