@@ -205,9 +205,17 @@ final class HostileNetworkTests: XCTestCase {
             _ = try await client.send(Request<Void>(.get, "start")).value
             XCTFail("the redirect to a host with a NUL was followed")
         } catch let error as APIError {
-            XCTAssertTrue(error.description.contains("NUL") || error.description.contains("302"), "\(error)")
+            XCTAssertEqual(error.kind, .redirectRefused, "\(error)")
+            XCTAssertTrue(error.description.contains("NUL"), "\(error)")
         }
         XCTAssertEqual(target.connections.value, 0)
+    }
+
+    func test_aBaseURLWithAHostThatCouldBeReadAsTwo_isRefusedWhenTheClientIsMade() {
+        XCTAssertThrowsError(try Client(baseURL: "http://127.0.0.1%00.evil.test:8080/")) { error in
+            let text = String(describing: error)
+            XCTAssertTrue(text.contains("cannot be a base URL") && text.contains("NUL"), text)
+        }
     }
 
     // MARK: What the transport checks itself

@@ -47,6 +47,13 @@ extension ConfigurationError {
             throw refuse("its scheme is \(scheme), and Baton speaks http and https only")
         }
         guard let host = url.host, !host.isEmpty else { throw refuse("it has no host") }
+        // A host Baton's transport would refuse on every call (a %00, a control character) is
+        // refused once, here, where the mistake is made.
+        do throws(URLError) {
+            _ = try CanonicalHost(url)
+        } catch {
+            throw refuse(error.detail.map { $0.replacingOccurrences(of: "the URL \(shown(url)) ", with: "") } ?? "its host cannot be used")
+        }
     }
 
     /// Checks that `text` is a URL that can be a client's base URL, and returns it.

@@ -8,8 +8,9 @@ import FoundationNetworking
 ///
 /// The client follows redirects itself, whatever transport it was given (a transport hands back
 /// every 3xx as it arrived), so these rules hold for every request:
-/// - Only `http` and `https` targets are followed; a redirect elsewhere (`ftp:`, `file:`, ...)
-///   fails the call with an ``APIError`` of kind ``APIError/Kind/redirectRefused``.
+/// - Only `http` and `https` targets are followed; a redirect elsewhere (`ftp:`, `file:`, ...),
+///   or to a host that could be read as two (`%00` in it), fails the call with an ``APIError``
+///   of kind ``APIError/Kind/redirectRefused``.
 /// - When a redirect leaves the origin (scheme, host or port changes), `Authorization`,
 ///   `Cookie`, `Proxy-Authorization`, every header in ``sensitiveHeaders`` and the client's
 ///   ``Client/Configuration/sensitiveHeaders`` are removed.
@@ -74,6 +75,13 @@ public struct RedirectPolicy: Sendable {
         let scheme = target.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https" else {
             return .refuse(reason: "it points to a \(scheme.isEmpty ? "scheme-less" : scheme) URL, and only http and https are followed")
+        }
+        // A host that could be read as two (a %00, a control character) is the server's doing:
+        // said as a refused redirect, never sent.
+        do throws(URLError) {
+            _ = try CanonicalHost(target)
+        } catch {
+            return .refuse(reason: error.detail ?? "its host cannot be used")
         }
         var next = request
         next.url = target
