@@ -1,5 +1,5 @@
 import Baton
-import BatonLocking
+import BatonSupport
 
 /// 5. A large upload cancelled halfway: the transfer stops on the wire, and the server keeps
 /// nothing of it.

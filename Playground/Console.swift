@@ -1,5 +1,5 @@
 import Baton
-import BatonLocking
+import BatonSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc

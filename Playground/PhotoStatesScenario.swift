@@ -1,5 +1,5 @@
 import Baton
-import BatonLocking
+import BatonSupport
 
 /// 8. A stream: the server tells how a review's photos are processed, as server-sent events,
 /// each handed on as it arrives; and the orders as JSON lines, read in a `for try await` loop.

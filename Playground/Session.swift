@@ -1,5 +1,5 @@
 import Baton
-import BatonLocking
+import BatonSupport
 import DemoServer
 import Foundation
 
@@ -140,7 +140,7 @@ final class Session: Sendable {
 final class RequestCounter: ClientMonitor, @unchecked Sendable {
     weak var session: Session?
 
-    func receive(_ event: ClientEvent, from client: Client) {
+    func receive(_ event: ClientEvent) {
         if event.kind == .attemptStarted { session?.counted(request: ()) }
     }
 }

@@ -1,5 +1,5 @@
 import Baton
-import BatonLocking
+import BatonSupport
 import DemoServer
 import Foundation
 #if canImport(FoundationNetworking)

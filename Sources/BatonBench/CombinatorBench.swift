@@ -1,5 +1,5 @@
 import Baton
-import BatonLocking
+import BatonSupport
 
 /// The combinator rows of `baton-bench promise`: what `Promise.all` costs an input, and whether
 /// that cost stays the same as the inputs grow (a combinator whose work per event scans every

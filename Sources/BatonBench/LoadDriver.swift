@@ -1,4 +1,4 @@
-import BatonLocking
+import BatonSupport
 import Dispatch
 import Foundation
 

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Baton
-import BatonLocking
+import BatonSupport
 import Dispatch
 import Foundation
 

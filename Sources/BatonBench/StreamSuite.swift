@@ -1,5 +1,5 @@
 import Baton
-import BatonLocking
+import BatonSupport
 import DemoServer
 import Dispatch
 import Foundation

@@ -1,5 +1,5 @@
 import XCTest
-import BatonLocking
+import BatonSupport
 @testable import DemoServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking

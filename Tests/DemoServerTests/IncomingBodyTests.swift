@@ -1,5 +1,5 @@
 import BatonOpenSSL
-import BatonLocking
+import BatonSupport
 import XCTest
 @testable import DemoServer
 

@@ -1,4 +1,4 @@
-import BatonLocking
+import BatonSupport
 import Foundation
 import XCTest
 @testable import DemoServer

@@ -1,4 +1,4 @@
-import BatonLocking
+import BatonSupport
 import XCTest
 @testable import DemoServer
 #if canImport(Glibc)

@@ -1,5 +1,7 @@
-import BatonLocking
-import Baton
+@testable import BatonSupport
+@testable import BatonPromise
+@testable import BatonClient
+@testable import BatonAuth
 import DemoServer
 import Foundation
 #if canImport(FoundationNetworking)

@@ -1,5 +1,5 @@
-import Baton
-import BatonLocking
+@testable import BatonSupport
+@testable import BatonClient
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
@@ -30,7 +30,7 @@ final class CallTally: ClientMonitor {
         self.onEvent = onEvent
     }
 
-    func receive(_ event: ClientEvent, from client: Client) {
+    func receive(_ event: ClientEvent) {
         let fulfilled: [XCTestExpectation] = state.withLock { state in
             switch event.kind {
             case .started:

@@ -1,5 +1,6 @@
-import BatonLocking
-import Baton
+import BatonSupport
+@testable import BatonPromise
+@testable import BatonClient
 import Foundation
 import TestSupport
 import XCTest

@@ -1,5 +1,5 @@
-import Baton
-import BatonLocking
+@testable import BatonSupport
+@testable import BatonPromise
 import Dispatch
 import Foundation
 import TestSupport

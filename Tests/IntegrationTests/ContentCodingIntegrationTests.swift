@@ -1,4 +1,5 @@
-import Baton
+@testable import BatonPromise
+@testable import BatonClient
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

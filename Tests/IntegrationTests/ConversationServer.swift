@@ -1,4 +1,4 @@
-import BatonLocking
+import BatonSupport
 import BatonOpenSSL
 @testable import DemoServer
 import Foundation

@@ -1,5 +1,5 @@
-@testable import Baton
-import BatonLocking
+@testable import BatonSupport
+@testable import BatonClient
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

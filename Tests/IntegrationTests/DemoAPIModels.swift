@@ -1,4 +1,4 @@
-import Baton
+@testable import BatonClient
 import DemoServer
 import Foundation
 import TestSupport

@@ -1,5 +1,6 @@
-import BatonLocking
-import Baton
+@testable import BatonSupport
+@testable import BatonPromise
+@testable import BatonClient
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,4 +1,4 @@
-import Baton
+@testable import BatonClient
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

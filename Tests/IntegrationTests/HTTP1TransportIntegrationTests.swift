@@ -1,5 +1,6 @@
-@testable import Baton
-import BatonLocking
+@testable import BatonSupport
+@testable import BatonPromise
+@testable import BatonClient
 import DemoServer
 import Foundation
 #if canImport(FoundationNetworking)

@@ -1,4 +1,4 @@
-import Baton
+@testable import BatonImages
 import Dispatch
 import Foundation
 import TestSupport

@@ -1,5 +1,6 @@
-import Baton
-import BatonLocking
+@testable import BatonSupport
+@testable import BatonClient
+@testable import BatonImages
 import Dispatch
 import Foundation
 import TestSupport

@@ -1,4 +1,4 @@
-import Baton
+@testable import BatonClient
 import Foundation
 import TestSupport
 import XCTest

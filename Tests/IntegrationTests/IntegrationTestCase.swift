@@ -1,5 +1,6 @@
-import BatonLocking
-import Baton
+@testable import BatonSupport
+@testable import BatonPromise
+@testable import BatonClient
 import DemoServer
 import Foundation
 #if canImport(FoundationNetworking)
@@ -236,7 +237,7 @@ class IntegrationTestCase: XCTestCase {
             self.onEvent = onEvent
         }
 
-        func receive(_ event: ClientEvent, from client: Client) {
+        func receive(_ event: ClientEvent) {
             entries.withLock { $0.append(Entry(event: event, time: .now)) }
             onEvent(event)
         }

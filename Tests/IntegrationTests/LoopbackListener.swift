@@ -1,4 +1,4 @@
-import BatonLocking
+import BatonSupport
 @testable import DemoServer
 import Foundation
 

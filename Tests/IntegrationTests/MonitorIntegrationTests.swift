@@ -1,5 +1,5 @@
-import BatonLocking
-import Baton
+@testable import BatonSupport
+@testable import BatonClient
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,4 +1,6 @@
-import Baton
+@testable import BatonPromise
+@testable import BatonClient
+@testable import BatonAuth
 import DemoServer
 import Foundation
 #if canImport(FoundationNetworking)

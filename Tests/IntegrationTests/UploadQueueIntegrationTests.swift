@@ -1,4 +1,5 @@
-import Baton
+@testable import BatonClient
+@testable import BatonUploads
 import Dispatch
 import Foundation
 #if canImport(Glibc)

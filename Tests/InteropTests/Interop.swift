@@ -1,5 +1,6 @@
-@testable import Baton
-import BatonLocking
+@testable import BatonPromise
+@testable import BatonClient
+import BatonSupport
 import BatonOpenSSL
 import Foundation
 #if canImport(FoundationNetworking)
@@ -152,7 +153,7 @@ final class CallEvents: ClientMonitor {
         self.connections = connections
     }
 
-    func receive(_ event: ClientEvent, from client: Client) {
+    func receive(_ event: ClientEvent) {
         recorder.append(event)
         if let connection = event.connection { connections.record(connection) }
     }

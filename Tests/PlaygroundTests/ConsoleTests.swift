@@ -1,5 +1,5 @@
 import Baton
-import BatonLocking
+import BatonSupport
 @testable import Playground
 import XCTest
 

@@ -1,4 +1,4 @@
-import BatonLocking
+import BatonSupport
 
 /// A thread-safe count.
 package final class Counter: Sendable {

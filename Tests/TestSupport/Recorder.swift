@@ -1,4 +1,4 @@
-import BatonLocking
+import BatonSupport
 
 /// A thread-safe, ordered record of what a test observed: events, progress, log lines.
 package final class Recorder<Element: Sendable>: Sendable {

@@ -1,4 +1,4 @@
-import BatonLocking
+import BatonSupport
 import Foundation
 
 /// The demo API (the README's "DemoServer" section) behind the HTTP layer: faults, authentication, routing and

@@ -1,4 +1,4 @@
-import BatonLocking
+import BatonSupport
 
 /// The connection threads of one server: started, finished, joined.
 final class ConnectionRegistry: Sendable {

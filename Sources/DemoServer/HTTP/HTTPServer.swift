@@ -1,4 +1,4 @@
-import BatonLocking
+import BatonSupport
 
 /// The listening socket, its accept thread and one thread per connection.
 ///

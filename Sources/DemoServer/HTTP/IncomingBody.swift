@@ -1,5 +1,5 @@
 import Foundation
-import BatonLocking
+import BatonSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,4 @@
-import BatonLocking
+import BatonSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,4 @@
-import BatonLocking
+import BatonSupport
 import XCTest
 
 /// The lines a server logs, and expectations fulfilled by lines yet to come: pass `append` as the

@@ -1,5 +1,7 @@
-@testable import Baton
-import BatonLocking
+@testable import BatonSupport
+@testable import BatonPromise
+@testable import BatonClient
+@testable import BatonAuth
 import DemoServer
 import Foundation
 #if canImport(FoundationNetworking)

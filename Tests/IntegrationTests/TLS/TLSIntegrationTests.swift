@@ -1,5 +1,5 @@
-@testable import Baton
-import BatonLocking
+@testable import BatonSupport
+@testable import BatonClient
 @testable import DemoServer
 import Foundation
 #if canImport(FoundationNetworking)

@@ -1,4 +1,4 @@
-import Baton
+@testable import BatonClient
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -14,7 +14,7 @@ func XCTUnwrapAsync<T>(_ value: T?, file: StaticString = #filePath, line: UInt =
 struct ConnectionRecorder: ClientMonitor {
     let onEvent: @Sendable (ConnectionEvent) -> Void
 
-    func receive(_ event: ClientEvent, from client: Client) {
+    func receive(_ event: ClientEvent) {
         if let connection = event.connection { onEvent(connection) }
     }
 }

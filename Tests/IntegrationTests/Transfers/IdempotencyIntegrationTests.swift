@@ -1,4 +1,5 @@
-import Baton
+@testable import BatonClient
+@testable import BatonUploads
 import Foundation
 import TestSupport
 import XCTest

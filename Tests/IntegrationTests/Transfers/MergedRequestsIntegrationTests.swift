@@ -1,5 +1,6 @@
-import Baton
-import BatonLocking
+@testable import BatonSupport
+@testable import BatonPromise
+@testable import BatonClient
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)

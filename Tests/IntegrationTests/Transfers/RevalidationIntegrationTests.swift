@@ -1,6 +1,10 @@
-import Baton
+@testable import BatonClient
+@testable import BatonImages
 import DemoServer
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import TestSupport
 import XCTest
 

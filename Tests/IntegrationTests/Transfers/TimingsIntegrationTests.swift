@@ -1,5 +1,5 @@
-import Baton
-import BatonLocking
+@testable import BatonSupport
+@testable import BatonClient
 import Foundation
 import TestSupport
 import XCTest

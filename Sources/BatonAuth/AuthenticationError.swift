@@ -1,0 +1,103 @@
+import Foundation
+import BatonClient
+
+/// Logging in or renewing the access token failed: what an ``Authenticator`` fails calls with.
+///
+/// Every request waiting for a refresh that failed fails with the same error, promptly. Its
+/// ``kind`` says what the app should do: for ``Kind/sessionExpired``, ``Kind/loginFailed``
+/// and ``Kind/notLoggedIn``, ask the user to log in; for the others, try again later. The server's
+/// response (the token endpoint's, or the API's `401` for ``Kind/notLoggedIn``), when there was
+/// one, is in ``response`` and ``errorCode``. The description is a sentence without
+/// any token or password.
+///
+/// ```swift
+/// .failure { error, _ in
+///     if let error = error as? AuthenticationError, error.kind == .sessionExpired { showLogin() }
+/// }
+/// ```
+public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
+    /// What failed. Compare with `==`, or `switch` with a `default`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+
+        /// The password grant failed: wrong credentials, or the token endpoint could not be reached.
+        public static let loginFailed = Kind(name: "loginFailed")
+        /// The token endpoint refused the refresh token (such as `invalid_grant`), or the access
+        /// token expired with no refresh token to renew it. The credentials were cleared: the
+        /// user must log in again.
+        public static let sessionExpired = Kind(name: "sessionExpired")
+        /// The refresh did not complete (transport error, timeout, an answer that is not a token).
+        /// The credentials were kept: a later request tries again.
+        public static let refreshFailed = Kind(name: "refreshFailed")
+        /// A request to the API was refused `401 Unauthorized`, and it went without a token
+        /// because the authenticator has no credentials: nobody logged in, or the user logged
+        /// out. The ``AuthenticationError/response`` is the API's `401` (with its
+        /// `WWW-Authenticate` challenge), and the ``AuthenticationError/underlyingError`` the
+        /// call's ``APIError``. Log in first (``Authenticator/logIn(username:password:)``).
+        public static let notLoggedIn = Kind(name: "notLoggedIn")
+        /// The access token was refreshed as many times as ``Authenticator/Configuration/refreshLimit``
+        /// allows within ``Authenticator/Configuration/refreshWindow`` and the server still refused
+        /// it: no further refresh until the window has passed, so that a server that refuses every
+        /// token cannot cause a refresh loop.
+        public static let tooManyRefreshes = Kind(name: "tooManyRefreshes")
+
+        /// The kind's name, as in `sessionExpired`.
+        public var description: String { name }
+    }
+
+    /// What failed.
+    public let kind: Kind
+    /// The server's response, when there was one: the token endpoint's, or for
+    /// ``Kind/notLoggedIn`` the API's `401`, with its `WWW-Authenticate` challenge. Kept whole, as
+    /// ``APIError/response`` is; what Baton prints of it hides what ``Redaction`` names.
+    public let response: HTTPResponse?
+    /// The error code of that response: RFC 6749's `error` (such as `invalid_grant`), or a `message`.
+    public let errorCode: String?
+    /// The failure that stopped the exchange, such as an ``APIError`` for a timeout.
+    public let underlyingError: (any Error)?
+    /// Why, when neither an answer nor an error says it.
+    let detail: String?
+
+    init(_ kind: Kind, response: HTTPResponse? = nil, underlyingError: (any Error)? = nil, detail: String? = nil) {
+        self.kind = kind
+        self.response = response
+        self.errorCode = response.flatMap { TokenAnswer.errorCode(in: $0) }
+        self.underlyingError = underlyingError
+        self.detail = detail
+    }
+
+    /// One sentence, as in `The session has ended: the token endpoint answered 400 Bad Request
+    /// (invalid_grant); log in again.`
+    public var description: String {
+        let cause = detail ?? answer ?? underlyingError.map { "\($0)" } ?? "no reason given"
+        switch kind {
+        case .loginFailed where errorCode == "invalid_grant":
+            return "Logging in failed: \(Self.trimmed(cause)): the username or password is wrong."
+        case .loginFailed: return "Logging in failed: \(Self.trimmed(cause))."
+        case .sessionExpired: return "The session has ended: \(Self.trimmed(cause)); log in again."
+        case .refreshFailed: return "Refreshing the access token failed: \(Self.trimmed(cause)); the credentials were kept."
+        case .notLoggedIn: return "Not logged in: \(Self.trimmed(cause)); log in first with the authenticator's logIn(username:password:)."
+        case .tooManyRefreshes: return "The access token was not refreshed: \(Self.trimmed(cause))."
+        default: return "Authentication failed (\(kind)): \(Self.trimmed(cause))."
+        }
+    }
+
+    /// The token endpoint's answer in words, as in `the token endpoint answered 400 Bad Request (invalid_grant)`.
+    private var answer: String? {
+        guard let response else { return nil }
+        let code = errorCode.map { " (\(Redaction.escaped(String($0.prefix(80)))))" } ?? ""
+        return "the token endpoint answered \(response.statusCode) \(response.reasonPhrase)\(code)"
+    }
+
+    /// `text` without a final full stop, so that it can sit inside a sentence.
+    private static func trimmed(_ text: String) -> String {
+        text.hasSuffix(".") ? String(text.dropLast()) : text
+    }
+}
+
+// `localizedDescription` (and so any UI or log that shows it) is the sentence, rather than
+// Foundation's "The operation could not be completed. (Baton.AuthenticationError error 2.)".
+extension AuthenticationError: LocalizedError {
+    /// The error's sentence: see ``description``.
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,13 @@
+/// How much of a server's answer head the parser holds before it refuses the answer, so that a
+/// broken or hostile server cannot make the client buffer without end. The same limits apply
+/// to a chunked body's trailer section.
+package struct ResponseLimits: Sendable {
+    /// The most bytes of a head, its status line and line ends included (with any interim 1xx
+    /// answers before it); the most bytes of a trailer section.
+    package var maximumHeadBytes = 64 * 1024
+    /// The most bytes of one line, its line end not counted: a status line, a field line, a
+    /// chunk-size line with its extensions.
+    package var maximumLineBytes = 16 * 1024
+    /// The most fields in a head, or in a trailer section.
+    package var maximumFieldCount = 128
+}
