@@ -4,6 +4,8 @@ package struct CRC32: Sendable {
     /// The register, before the final complement.
     private var register: UInt32 = 0xffff_ffff
 
+    package init() {}
+
     /// The checksum of the bytes so far.
     package var value: UInt32 { ~register }
 

@@ -22,9 +22,9 @@ package struct HuffmanTable: Sendable {
     }
 
     /// The primary table (`1 << bits` entries) followed by the subtables.
-    private(set) var entries: [UInt32] = []
+    package private(set) var entries: [UInt32] = []
     /// How many bits of the stream index the primary table.
-    private(set) var bits = 1
+    package private(set) var bits = 1
     /// Scratch for `build`: the symbols in canonical order (by length, then by symbol).
     private var sorted: [UInt16] = []
 

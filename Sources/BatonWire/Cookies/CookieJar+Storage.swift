@@ -27,11 +27,11 @@ extension CookieJar {
         }
 
         /// The cookies by their domain field.
-        private(set) var buckets: [String: Bucket] = [:]
+        package private(set) var buckets: [String: Bucket] = [:]
         /// How many cookies each site holds, and under which domains.
         private var sites: [String: Site] = [:]
         /// How many cookies there are, expired ones not yet dropped included.
-        private(set) var count = 0
+        package private(set) var count = 0
         /// A counter, not a clock: every tick is later than the last, however fast they come.
         private var clock: UInt64 = 0
 

@@ -15,7 +15,7 @@ package enum PublicSuffixRules {
     package static let version = "2026-10-22_08-36-41_UTC"
 
     /// 10856 rules, one a line; no comments, no blank lines.
-    static let text = #"""
+    package static let text = #"""
 ac
 com.ac
 edu.ac

@@ -20,7 +20,7 @@ package struct ChunkedDecoder: Sendable {
     /// The size of the chunk being read.
     private var chunkSize: Int64 = 0
     /// The body bytes decoded so far.
-    private(set) var bodyBytes: Int64 = 0
+    package private(set) var bodyBytes: Int64 = 0
 
     package init(limits: ResponseLimits) {
         self.limits = limits

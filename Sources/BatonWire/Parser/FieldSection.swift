@@ -2,9 +2,9 @@
 /// lines up to an empty line, gathered across any split of the bytes, within the limits.
 package struct FieldSection: Sendable {
     /// The fields so far, in order, names as received, values without surrounding whitespace.
-    private(set) var fields: [(name: String, value: String)] = []
+    package private(set) var fields: [(name: String, value: String)] = []
     /// The section's bytes read so far, line ends included (for a head, its status line too).
-    private(set) var byteCount: Int
+    package private(set) var byteCount: Int
     private var reader: LineReader
     private let limits: ResponseLimits
     private let section: WireError.Section

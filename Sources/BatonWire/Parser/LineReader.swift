@@ -6,7 +6,7 @@
 /// than the limit is refused as soon as its bytes pass it, before its end arrives.
 package struct LineReader: Sendable {
     /// The line read so far, without its line end.
-    private(set) var line: [UInt8] = []
+    package private(set) var line: [UInt8] = []
     /// Whether the last byte read was a CR, so the next must be LF.
     private var sawCarriageReturn = false
     private let maximumLength: Int

@@ -35,7 +35,7 @@ package struct ResponseParser: Sendable {
     private var keepsConnectionAfterBody = false
 
     /// The body's declared length when Content-Length framed (for progress totals), else `nil`.
-    private(set) var declaredLength: Int64?
+    package private(set) var declaredLength: Int64?
 
     /// A parser of the answer to a request with the method `requestMethod`: an answer to
     /// `"HEAD"` has no body, whatever it declares.

@@ -101,7 +101,7 @@ private final class EarlyBytes {
     private var start = 0
     private var scratch = [UInt8](repeating: 0, count: 4096)
     /// The server closed the connection, or reading it failed, after `bytes`.
-    private(set) var hasEnded = false
+    package private(set) var hasEnded = false
 
     package var waiting: ArraySlice<UInt8> { bytes[start...] }
     package var hasBytes: Bool { start < bytes.count }

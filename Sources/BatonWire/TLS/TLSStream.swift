@@ -29,7 +29,7 @@ package final class TLSStream {
     /// The server closed the connection (`close_notify`, or the socket's end).
     private var ended = false
     /// The server's `close_notify` arrived: the stream ended as TLS says a whole one does.
-    private(set) var endedWithCloseNotify = false
+    package private(set) var endedWithCloseNotify = false
     /// What reading ahead ran into, thrown by the next read.
     private var failure: URLError?
 

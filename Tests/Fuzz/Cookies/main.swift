@@ -1,4 +1,4 @@
-// A libFuzzer target for Baton's cookie jar (Sources/Baton/HTTP1/Cookies/CookieJar.swift, SetCookie.swift,
+// A libFuzzer target for Baton's cookie jar (Sources/BatonWire/Cookies/CookieJar.swift, SetCookie.swift,
 // Cookies/): Set-Cookie lines and request URLs, stored and looked up, with the Public Suffix List.
 // Each input is lines (see `Script`). The jar must never trap, and:
 // - a cookie sent to a host domain-matches it (RFC 6265 §5.1.3, written out plainly in
@@ -13,6 +13,7 @@
 //   it (every matching rule collected, the exception or the longest prevailing), on every name the
 //   input holds and its suffixes.
 // Build and run: see README beside this file.
+import BatonWire
 import Foundation
 
 /// The list's algorithm, rule by rule: slow and plain, the check on PublicSuffixList.

@@ -1,4 +1,4 @@
-// A libFuzzer target for Baton's server-sent event parser (Sources/Baton/Streams). Each input is
+// A libFuzzer target for Baton's server-sent event parser (Sources/BatonClient/Streams). Each input is
 // one server's event stream, parsed with a roomy limit and a small one, whole, one byte at a time
 // (inputs up to 4 KiB) and in splits drawn from the input. The parser must never trap, every split
 // must give the same outputs, last event ID and error, the bytes it holds must never pass its

@@ -1,9 +1,10 @@
-// A libFuzzer target for Baton's one spelling of a host (Sources/Baton/Support/CanonicalHost).
+// A libFuzzer target for Baton's one spelling of a host (Sources/BatonWire/Syntax/CanonicalHost).
 // Each input is a host as a server or a page could write it: read percent-encoded byte by byte
 // into a URL, and as it is. Whatever it holds, making the host must never trap; a host it gives
 // must hold only the characters of a host name or address (never a NUL, a control character or a
 // `%`), must be its own spelling again (made from its name or its URI form, it is the same), must
 // be what an origin of the URL names, and an address must be one the system reads as such.
+import BatonWire
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@
 /// 1 MiB, whole and in several splits. Whatever the bytes, it must not crash, never pass more
 /// than the limit or chunks over 64 KiB, and come to the same output and outcome however the
 /// input is split. Built and run by `.ci/fuzz`.
+import BatonWire
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeRawBufferPointer(start: data, count: size)

@@ -1,12 +1,13 @@
-// A libFuzzer target for Baton's HTTP/1.1 response parser (Sources/Baton/HTTP1). Each input is
+// A libFuzzer target for Baton's HTTP/1.1 response parser (Sources/BatonWire/Parser). Each input is
 // one server's bytes, parsed for GET and for HEAD, with the default limits and with small ones,
 // whole, one byte at a time and in splits drawn from the input; then the connection's close.
 // The parser must never trap, every split must give the same events, bytes used and error, and
 // the events must keep their promises (see `check`). Every field value of a head is also read as
-// a download reads `Content-Range` and `Repr-Digest` (Sources/Baton/Responses), which must keep
+// a download reads `Content-Range` and `Repr-Digest` (Sources/BatonClient/Responses), which must keep
 // theirs. Build and run: see README beside this file.
 
 /// What one parse of an input gave, whatever the split.
+import BatonWire
 struct Outcome: Equatable {
     var events: [String] = []
     var body: [UInt8] = []
