@@ -1,5 +1,6 @@
 import Foundation
 import BatonClient
+import BatonWire
 
 /// Logging in or renewing the access token failed: what an ``Authenticator`` fails calls with.
 ///
@@ -85,7 +86,7 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
     /// The token endpoint's answer in words, as in `the token endpoint answered 400 Bad Request (invalid_grant)`.
     private var answer: String? {
         guard let response else { return nil }
-        let code = errorCode.map { " (\(Redaction.escaped(String($0.prefix(80)))))" } ?? ""
+        let code = errorCode.map { " (\(MessageText.escaped(String($0.prefix(80)))))" } ?? ""
         return "the token endpoint answered \(response.statusCode) \(response.reasonPhrase)\(code)"
     }
 

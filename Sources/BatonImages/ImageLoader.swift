@@ -41,7 +41,7 @@ import BatonClient
 /// - Bytes are not decoded into a platform image: that is the app's part.
 public final class ImageLoader: Sendable {
     /// The client that fetches images on its own server.
-    public let client: Client
+    package let client: Client
     private let memory: MemoryImageCache
     private let disk: DiskImageCache?
     private let loads = Locked<[String: SharedPromise<LoadedImage>]>([:])

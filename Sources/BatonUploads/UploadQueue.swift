@@ -39,9 +39,9 @@ import BatonClient
 ///   configuration or an ``Authenticator``, never in a recorded upload.
 public final class UploadQueue: Sendable {
     /// The folder holding a folder per upload.
-    public let folder: URL
+    package let folder: URL
     /// The client that sends the uploads.
-    public let client: Client
+    package let client: Client
 
     /// A queue recording uploads in `folder` (made when first needed) and sending them through `client`.
     public init(folder: URL, client: Client) {

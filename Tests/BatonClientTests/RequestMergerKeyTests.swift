@@ -79,9 +79,10 @@ final class RequestMergerKeyTests: XCTestCase {
     }
 
     func test_downloadsAndStreams_haveNoKey() {
-        XCTAssertNil(key(request(), options: TransferOptions(downloadsToFile: true)))
+        let download = ResumableDownload(file: FileManager.default.temporaryDirectory.appending(path: "never-written"), record: nil) { _ in }
+        XCTAssertNil(key(request(), options: TransferOptions(destination: .file(download))))
         var streaming = TransferOptions()
-        streaming.bodyStream = BodyStream(format: .jsonLines, maximumElementSize: 1024)
+        streaming.destination = .stream(BodyStream(format: .jsonLines, maximumElementSize: 1024))
         XCTAssertNil(key(request(), options: streaming))
     }
 

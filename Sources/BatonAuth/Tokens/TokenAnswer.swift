@@ -1,5 +1,6 @@
 import Foundation
 import BatonClient
+import BatonWire
 
 /// Reads a token endpoint's answer.
 enum TokenAnswer {
@@ -38,7 +39,7 @@ enum TokenAnswer {
     /// "expires_in"`: at most ten, each cut at 40 characters, in alphabetical order.
     static func fieldNames(of object: [String: Any]) -> String {
         guard !object.isEmpty else { return "it has no fields" }
-        let names = object.keys.sorted().prefix(10).map { "\"\(Redaction.escaped(String($0.prefix(40))))\"" }
+        let names = object.keys.sorted().prefix(10).map { "\"\(MessageText.escaped(String($0.prefix(40))))\"" }
         let more = object.count > names.count ? " and \(object.count - names.count) more" : ""
         guard names.count > 1 else { return "its only field is \(names[0])" }
         return "its fields are \(names.dropLast().joined(separator: ", "))\(more.isEmpty ? " and \(names.last!)" : ", \(names.last!)\(more)")"

@@ -49,7 +49,7 @@ public struct MultipartForm: Sendable {
     /// The file names of the parts that have one, in order.
     package var fileNames: [String] { parts.compactMap(\.filename) }
     /// The boundary between parts, without the leading `--`.
-    public private(set) var boundary: String
+    package private(set) var boundary: String
 
     /// An empty form with a random boundary.
     public init() {
@@ -80,7 +80,7 @@ public struct MultipartForm: Sendable {
     }
 
     /// `multipart/form-data; boundary=...`: the body's `Content-Type`.
-    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+    package var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
     /// Appends a part as it is (an ``UploadQueue`` rebuilding a form it recorded).
     package mutating func add(_ part: Part) {

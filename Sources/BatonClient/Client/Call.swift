@@ -19,12 +19,13 @@ import BatonWire
 ///
 /// A call costs one promise of its own plus one per hop (the stages subscribe to the transport's
 /// promise directly), which matters on a session's delegate queue, where every answer of a client
-/// is handled in turn. `Output` is the decoded value (``Client/send(_:)``), or the value with its
-/// response (``Client/answer(for:offline:)``).
+/// is handled in turn. `Output` is the decoded value (``Client/send(_:)``), the value with its
+/// response (``Client/answer(for:offline:)``), or what a ``CallDestination`` makes of a body that
+/// went to a file or a stream (a download's file, a stream's end).
 final class Call<E: Endpoint, Output: Sendable>: Sendable {
     private let context: CallContext
     private let endpoint: E
-    private let output: @Sendable (E.Response, HTTPResponse) -> Output
+    private let product: CallProduct<E, Output>
     private let outcome = Promise<Output>(upstream: nil)
     private let startedAt = ContinuousClock.now
     /// The latest attempt, for retriers (its request as sent) and monitors (the count, and the
@@ -40,16 +41,26 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     /// Whether the call's moments are kept, for the timings its monitors hear.
     private let keepsTimings: Bool
 
+    /// A call whose endpoint decodes the body, `output` making the call's value of it.
+    convenience init(context: CallContext, endpoint: E, output: @escaping @Sendable (E.Response, HTTPResponse) -> Output) {
+        self.init(context: context, endpoint: endpoint, product: .decoded(output))
+    }
+
     init(
-        context: CallContext, endpoint: E, mayRetry: @escaping @Sendable () -> Bool = { true }, hasDeadline: Bool = true,
-        output: @escaping @Sendable (E.Response, HTTPResponse) -> Output
+        context: CallContext, endpoint: E, product: CallProduct<E, Output>, mayRetry: @escaping @Sendable () -> Bool = { true },
+        hasDeadline: Bool = true
     ) {
         self.context = context
         self.endpoint = endpoint
-        self.output = output
+        self.product = product
         self.mayRetry = mayRetry
         self.hasDeadline = hasDeadline
-        exchange = context.exchange(for: endpoint)
+        switch product {
+        case .decoded:
+            exchange = context.exchange(tracksDownloadProgress: endpoint.tracksDownloadProgress, destination: .memory)
+        case .destination(let destination):
+            exchange = context.exchange(tracksDownloadProgress: destination.tracksDownloadProgress, destination: destination.body)
+        }
         processing = ResponseProcessing(endpoint: endpoint, context: context)
         keepsTimings = !context.monitors.isEmpty
         if keepsTimings { latest.withLock(annotating: self) { $0.timings = TimingLog(started: startedAt) } }
@@ -58,7 +69,10 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     /// Prepares the request and makes the first attempt; the promise settles with the call.
     func start() -> Promise<Output> {
         do {
-            let prepared = try context.builder.prepare(endpoint)
+            var prepared = try context.builder.prepare(endpoint)
+            if case .destination(let destination) = product {
+                for (name, value) in destination.fields { prepared.urlRequest.setValue(value, forHTTPHeaderField: name) }
+            }
             context.emit(.started(prepared.summary))
             reportOutcome(of: prepared.summary)
             if hasDeadline, let deadline = context.deadline { enforce(deadline, on: prepared.summary) }
@@ -111,7 +125,12 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     /// Sends the attempt's request (asking whether a stored value changed, if the client
     /// revalidates), then processes what comes back.
     private func send(_ adapted: URLRequest, attempt number: Int, _ preparedBefore: PreparedRequest) {
-        let (request, prepared) = Revalidation.prepare(adapted, preparedBefore, for: endpoint, context: context)
+        // Only a decoded value is kept in the store, so only a decoded value is revalidated.
+        let (request, prepared) = if case .decoded = product {
+            Revalidation.prepare(adapted, preparedBefore, for: endpoint, context: context)
+        } else {
+            (adapted, preparedBefore)
+        }
         latest.withLock(annotating: self) { latest in
             latest.number = number
             latest.request = request
@@ -135,21 +154,38 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
         exchange.send(request, body: prepared.body, summary: prepared.summary, for: outcome, timer: timer, events: events)
     }
 
-    /// Validates and decodes an answer, then runs the response hooks on the value.
-    private func process(_ answer: HTTPResponse, attempt number: Int, _ prepared: PreparedRequest) {
-        var marked = answer
+    /// Validates the response and makes the call's value of it (decoded by the endpoint, or
+    /// made by the destination), then runs the response hooks on the value.
+    private func process(_ received: HTTPResponse, attempt number: Int, _ prepared: PreparedRequest) {
+        var marked = received
         // A 304 to the call's own conditional request answers with the stored value.
-        marked.isRevalidation = answer.statusCode == 304 && prepared.revalidation?.stored != nil
+        marked.isRevalidation = received.statusCode == 304 && prepared.revalidation?.stored != nil
         let response = marked
-        let value: E.Response
-        do {
-            value = try processing.decode(response, summary: prepared.summary, revalidating: prepared.revalidation?.stored)
-        } catch {
-            return failed(attempt: number, prepared, error: error)
+        switch product {
+        case .decoded(let output):
+            let value: E.Response
+            do {
+                value = try processing.decode(response, summary: prepared.summary, revalidating: prepared.revalidation?.stored)
+            } catch {
+                return failed(attempt: number, prepared, error: error)
+            }
+            keep(value, output(value, response), from: response, prepared)
+        case .destination(let destination):
+            let value: Output
+            do {
+                value = try processing.make(response, summary: prepared.summary, destination: destination)
+            } catch {
+                return failed(attempt: number, prepared, error: error)
+            }
+            keep(value, value, from: response, prepared)
         }
+    }
+
+    /// Hands `value` to the response hooks (and the store), then fulfils the call with `output`.
+    private func keep<Value: Sendable>(_ value: Value, _ output: Output, from response: HTTPResponse, _ prepared: PreparedRequest) {
         processing.keep(value, from: response, summary: prepared.summary, revalidation: prepared.revalidation) { [self] kept in
             if keepsTimings { latest.withLock(annotating: self) { $0.timings?.processed() } }
-            finish(kept.map { output(value, response) }, response: response)
+            finish(kept.map { output }, response: response)
         }
     }
 

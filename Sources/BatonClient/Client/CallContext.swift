@@ -74,16 +74,13 @@ package final class CallContext: Sendable {
         deliveryQueue.async(execute: work)
     }
 
-    /// The exchange stage of a call of `endpoint`: the transport, the redirect policy and
-    /// sensitive headers, and the transfer options the endpoint asks for within the size limit.
-    func exchange<E: Endpoint>(for endpoint: E) -> Exchange {
-        let resumable = (endpoint as? any DownloadsToFile)?.resumable
+    /// The exchange stage of a call: the transport, the redirect policy and sensitive headers,
+    /// and the transfer options the call asks for (where its body goes, whether its bytes are
+    /// reported as they arrive) within the size limit.
+    func exchange(tracksDownloadProgress: Bool, destination: BodyDestination) -> Exchange {
         var options = TransferOptions(
-            tracksDownloadProgress: endpoint.tracksDownloadProgress, maximumResponseSize: maximumResponseSize,
-            downloadsToFile: resumable != nil
+            tracksDownloadProgress: tracksDownloadProgress, maximumResponseSize: maximumResponseSize, destination: destination
         )
-        options.resumable = resumable
-        options.bodyStream = (endpoint as? any StreamsBody)?.bodyStream
         if !monitors.isEmpty {
             // Weak: a connection idling after the client is gone has nobody left to tell.
             options.connectionEvents = { [weak self] event in self?.emit(.connection(event)) }

@@ -93,7 +93,7 @@ extension ConfigurationError {
            !text[colon..<at].contains("/"), !text[text.index(after: colon)..<at].isEmpty {
             text.replaceSubrange(text.index(after: colon)..<at, with: "xxx")
         }
-        return Redaction.escaped(text.count > 200 ? "\(text.prefix(200))…" : text)
+        return MessageText.escaped(text.count > 200 ? "\(text.prefix(200))…" : text)
     }
 }
 

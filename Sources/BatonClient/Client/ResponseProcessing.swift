@@ -23,11 +23,20 @@ struct ResponseProcessing<E: Endpoint>: Sendable {
         return try ResponseDecoding.decode(response, for: endpoint, request: summary, decoder: context.decoder)
     }
 
+    /// The value `destination` makes of `response` (a download's file, a stream's end), once
+    /// the response is validated against the endpoint's status codes and the destination's
+    /// content types.
+    func make<Output>(_ response: HTTPResponse, summary: RequestSummary, destination: CallDestination<Output>) throws -> Output {
+        defer { if let file = response.bodyFile { try? FileManager.default.removeItem(at: file) } }
+        try Validation.validate(response, for: endpoint, contentTypes: destination.acceptableContentTypes, request: summary)
+        return try ResponseDecoding.making(Output.self, of: response, request: summary) { try destination.make(response) }
+    }
+
     /// Runs the response hooks on `value`, then `completion`: at once when no hook wants it, else
     /// off the caller's queue (the session's, which every answer of the client waits for), since
     /// saving writes files.
-    func keep(
-        _ value: E.Response, from response: HTTPResponse, summary: RequestSummary, revalidation: RevalidationContext? = nil,
+    func keep<Value: Sendable>(
+        _ value: Value, from response: HTTPResponse, summary: RequestSummary, revalidation: RevalidationContext? = nil,
         completion: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
         // A revalidated value is the stored one, untouched: only the hooks see it.

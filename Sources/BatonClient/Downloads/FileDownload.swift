@@ -6,45 +6,6 @@ import FoundationNetworking
 import BatonPromise
 import BatonWire
 
-/// An endpoint whose successful answer is written to a file rather than decoded: what
-/// ``Client/download(_:to:options:)`` sends. Everything but the response is the wrapped endpoint's.
-struct FileDownload<Base: Endpoint>: Endpoint {
-    typealias Response = URL
-
-    let base: Base
-    let destination: URL
-    /// The file the answer fills, over as many attempts as it takes.
-    let resumable: ResumableDownload
-
-    var method: HTTPMethod { base.method }
-    var path: EndpointPath { base.path }
-    var query: [URLQueryItem] { base.query }
-    var headers: [String: String] { base.headers }
-    var body: RequestBody { base.body }
-    var idempotencyKey: String? { base.idempotencyKey }
-    var acceptableStatusCodes: Range<Int> { base.acceptableStatusCodes }
-    var acceptableContentTypes: [String] { base.acceptableContentTypes }
-    var tracksDownloadProgress: Bool { true }
-
-    /// Checks the whole file (its size, its digest), then moves it to `destination`, replacing
-    /// any file there. An answer a transport kept elsewhere (one that does not write into the
-    /// resumable file: a user's, or one keeping bodies in memory) is put into the file first,
-    /// where its head says.
-    func decode(_ response: HTTPResponse, with decoder: JSONDecoder) throws -> URL {
-        if response.bodyFile != resumable.file { try resumable.adopt(response) }
-        try resumable.verify()
-        try resumable.move(to: destination)
-        return destination
-    }
-}
-
-/// Marks the endpoints whose successful bodies go to a file, and gives the file.
-protocol DownloadsToFile {
-    var resumable: ResumableDownload { get }
-}
-
-extension FileDownload: DownloadsToFile {}
-
 extension Client {
     /// Downloads the body of `endpoint`'s response to the file at `destination` (replacing any
     /// file there) and returns `destination`.
@@ -107,7 +68,17 @@ extension Client {
         let resumable = ResumableDownload(file: file, record: record, asksForDigest: options.asksForDigest) { [weak self] reason in
             self?.context.emit(.startedOver(RequestSummary(method: endpoint.method, url: nil, path: endpoint.path.encoded), reason: reason))
         }
-        let call = send(FileDownload(base: endpoint, destination: destination, resumable: resumable))
+        // The endpoint is sent as it is; its successful body goes to the file, which is checked
+        // whole (size, digest) and moved to `destination` instead of being decoded. A response
+        // a transport kept elsewhere (its own file, or memory) is put into the file first, where
+        // its head says.
+        let download = CallDestination<URL>(body: .file(resumable), tracksDownloadProgress: true) { response in
+            if response.bodyFile != resumable.file { try resumable.adopt(response) }
+            try resumable.verify()
+            try resumable.move(to: destination)
+            return destination
+        }
+        let call = Call(context: context, endpoint: endpoint, product: .destination(download)).start()
         call.observeSettlement { event in
             guard case .settled(let outcome) = event else { return }
             resumable.end(succeeded: (try? Promise<URL>.result(of: outcome).get()) != nil)

@@ -16,9 +16,17 @@ import BatonWire
 /// asks only for what is missing (`Range`, with `If-Range` naming the validator of what is
 /// there), and a transfer cut short leaves what arrived for the next one.
 ///
-/// The client makes one per ``Client/download(_:to:options:)`` call; the exchange stage asks it
-/// for each attempt's range fields, and a transport that writes downloads itself
-/// (``HTTP1Transport``) writes into ``file`` where ``accept(status:headers:)`` says. Checks:
+/// The client makes one per ``Client/download(_:to:options:)`` call and hands it to the transport
+/// as ``BodyDestination/file(_:)``; the exchange stage has already set each attempt's range
+/// fields. A transport writes a `2xx` body in one of two ways:
+/// - into ``file``, from the offset ``accept(status:headers:)`` returns for the response's head
+///   (what ``HTTP1Transport`` does): a transfer cut short then keeps what arrived, and the next
+///   attempt asks for the rest;
+/// - or into a temporary file of its own, named in ``HTTPResponse/bodyFile`` (what
+///   ``URLSessionTransport`` does), or in memory: the client then puts the body into ``file``
+///   itself, where the head says, and only whole responses count.
+///
+/// Checks:
 /// - a `206` must start exactly where the file ends (its `Content-Range`), or the answer is
 ///   refused and the next attempt starts over;
 /// - any other `2xx` (the server ignored the range, or the file changed and `If-Range` did not
@@ -29,9 +37,10 @@ import BatonWire
 /// Kept (``DownloadOptions/keepsPartialFile``), the file and a record of its validator stay
 /// beside the destination after a failure, for a later call (in this process or another) to go
 /// on from.
-final class ResumableDownload: Sendable {
-    /// Where the bytes go.
-    let file: URL
+public final class ResumableDownload: Sendable {
+    /// Where the bytes go. It exists, readable by this user only; write into it only after
+    /// ``accept(status:headers:)``.
+    public let file: URL
     /// The record of a kept download's validator, beside ``file``; `nil` when not kept.
     let record: URL?
     /// Told when what had arrived is thrown away, with why.
@@ -132,7 +141,7 @@ final class ResumableDownload: Sendable {
     ///
     /// - Throws: `URLError(.badServerResponse)` for a `206` that is not the range asked (the
     ///   file is emptied: the next attempt starts over).
-    func accept(status: Int, headers: (String) -> String?) throws(URLError) -> (offset: Int64, total: Int64?) {
+    public func accept(status: Int, headers: (String) -> String?) throws(URLError) -> (offset: Int64, total: Int64?) {
         let (asked, ended, userRange, known) = state.withLock(annotating: self) { ($0.asked, $0.ended, $0.userRange ?? false, ($0.validator, $0.total)) }
         // The call is over (cancelled): a late answer changes nothing, the record least of all.
         guard !ended else { throw URLError(.cancelled) }

@@ -19,7 +19,7 @@ extension HeaderSyntax {
     /// Checks one field; `origin` says who set it, in the error (" (set by an adapter)").
     static func validateHeader(_ name: String, _ value: String, summary: RequestSummary, setBy origin: String = "") throws(APIError) {
         if let reason = problem(name: name, value: value) {
-            throw .invalidRequest(summary, field: "header \"\(Redaction.escaped(name))\"\(origin)", reason: reason)
+            throw .invalidRequest(summary, field: "header \"\(MessageText.escaped(name))\"\(origin)", reason: reason)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import BatonWire
 
 /// A ``ClientMonitor`` that writes one line per event, secrets redacted: what `redaction` names,
 /// what the client's ``Client/Configuration/redaction`` names, and the client's
@@ -40,7 +41,7 @@ public struct LoggingMonitor: ClientMonitor {
         let redaction = self.redaction.merged(with: event.request.redaction)
         let request = event.request.description(redactedBy: redaction)
         // One event, one line: whatever a server sent, escaped, cannot start a line of its own.
-        let write = { (line: String) in self.write(Redaction.escaped(line)) }
+        let write = { (line: String) in self.write(MessageText.escaped(line)) }
         switch event.kind {
         case .started:
             write("→ \(request)")

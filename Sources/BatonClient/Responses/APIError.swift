@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import BatonPromise
+import BatonWire
 
 /// How a call made through ``Client`` failed. It names the request (`POST /facilities/1/reviews`),
 /// says what went wrong in ``kind`` and the properties that matter for that kind, and its
@@ -222,7 +223,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         case .unacceptableStatus:
             guard let response else { return "\(request) failed: the server's status is not accepted." }
             let preview = response.body.isEmpty ? "" : " (body starts with \(response.bodyPreview(redaction: request.redaction)))"
-            let detail = serverMessage.map { " (\"\(Redaction.escaped(request.redaction.text($0)))\")" } ?? preview
+            let detail = serverMessage.map { " (\"\(MessageText.escaped(request.redaction.text($0)))\")" } ?? preview
             return "\(request) failed: the server answered \(response.statusCode) \(response.reasonPhrase)\(detail)."
         case .unacceptableContentType:
             let received = contentType.map { "\"\($0)\"" } ?? "no Content-Type"
@@ -275,7 +276,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         default: name = "URLError \(error.code.rawValue)"
         }
         // Baton's own transport says what happened, such as what was wrong with an answer.
-        let detail = error.detail.map { ": \(Redaction.escaped(String($0.prefix(300))))" } ?? ""
+        let detail = error.detail.map { ": \(MessageText.escaped(String($0.prefix(300))))" } ?? ""
         return "\(name)\(detail) (URLError.Code \(error.code.rawValue))"
     }
 }

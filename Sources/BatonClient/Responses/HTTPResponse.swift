@@ -105,7 +105,7 @@ public struct HTTPResponse: Sendable, CustomStringConvertible, CustomDebugString
     public var description: String {
         let redaction = Redaction.default
         let fields = headers.sorted { $0.key < $1.key }.map { "\($0.key): \(redaction.headerValue($0.value, for: $0.key))" }
-        return Redaction.escaped("\(statusCode) \(reasonPhrase), headers [\(fields.joined(separator: ", "))], \(body.count) bytes")
+        return MessageText.escaped("\(statusCode) \(reasonPhrase), headers [\(fields.joined(separator: ", "))], \(body.count) bytes")
     }
 
     /// The same as ``description``: a response printed in a debugger or by `dump` hides its
@@ -125,7 +125,7 @@ public struct HTTPResponse: Sendable, CustomStringConvertible, CustomDebugString
         let text = body.count <= Redaction.largestParsedBody
             ? redaction.body(body, contentType: contentType, unknownAsText: true)
             : redaction.text(String(decoding: body.prefix(limit * 8), as: UTF8.self))
-        let line = Redaction.escaped(text)
+        let line = MessageText.escaped(text)
         return line.count > limit ? String(line.prefix(limit)) + "..." : line
     }
 

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import BatonWire
 
 /// Names a request in errors and events: its method and its path with query, as sent, with the
 /// values of secret query items hidden by the client's ``Redaction``.
@@ -43,9 +44,9 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
             components.user = nil
             components.password = nil
             let query = components.percentEncodedQuery.map { "?" + redaction.formFields($0) } ?? ""
-            return Redaction.escaped("\(method) \(components.percentEncodedPath)\(query)\(sending)")
+            return MessageText.escaped("\(method) \(components.percentEncodedPath)\(query)\(sending)")
         }
-        return Redaction.escaped("\(method) /\(path)\(sending)")
+        return MessageText.escaped("\(method) /\(path)\(sending)")
     }
 
     /// ` (sending a.jpg, b.jpg and 3 more)`, or nothing when no file is sent.

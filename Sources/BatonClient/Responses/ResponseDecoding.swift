@@ -6,18 +6,27 @@ enum ResponseDecoding {
     static func decode<E: Endpoint>(
         _ response: HTTPResponse, for endpoint: E, request: RequestSummary, decoder: JSONDecoder
     ) throws(APIError) -> E.Response {
+        try making(E.Response.self, of: response, request: request) { try endpoint.decode(response, with: endpoint.decoder ?? decoder) }
+    }
+
+    /// What `work` makes of `response` (the endpoint's decoding, or a download's or a stream's
+    /// ending), with its failure as the ``APIError`` that says why: a `DecodingError` as
+    /// ``APIError/Kind/decodingFailed`` with its coding path, a `URLError` (a download that
+    /// could not be moved into place, say) as ``APIError/Kind/transport``.
+    static func making<Value>(
+        _ type: Value.Type, of response: HTTPResponse, request: RequestSummary, _ work: () throws -> Value
+    ) throws(APIError) -> Value {
         do {
-            return try endpoint.decode(response, with: endpoint.decoder ?? decoder)
+            return try work()
         } catch let error as DecodingError {
             let (path, reason) = describe(error)
-            throw .decodingFailed(request, response, type: String(describing: E.Response.self), codingPath: path, reason: reason)
+            throw .decodingFailed(request, response, type: String(describing: Value.self), codingPath: path, reason: reason)
         } catch let error as APIError {
             throw error
         } catch let error as URLError {
-            // A download that could not be moved into place, say.
             throw .transport(request, error)
         } catch {
-            throw .decodingFailed(request, response, type: String(describing: E.Response.self), codingPath: "", reason: "\(error)")
+            throw .decodingFailed(request, response, type: String(describing: Value.self), codingPath: "", reason: "\(error)")
         }
     }
 

@@ -7,14 +7,19 @@ enum Validation {
     /// `application/problem+json`).
     static let jsonContentTypes = ["application/json", "application/*+json"]
 
-    static func validate<E: Endpoint>(_ response: HTTPResponse, for endpoint: E, request: RequestSummary) throws(APIError) {
+    /// Checks `response` against `endpoint`'s status codes and content types, or `contentTypes`
+    /// in place of the endpoint's when given (a stream's).
+    static func validate<E: Endpoint>(
+        _ response: HTTPResponse, for endpoint: E, contentTypes: [String]? = nil, request: RequestSummary
+    ) throws(APIError) {
+        let acceptable = contentTypes ?? endpoint.acceptableContentTypes
         guard endpoint.acceptableStatusCodes.contains(response.statusCode) else {
             throw .unacceptableStatus(request, response, message: response.serverMessage)
         }
         let isEmptyNoContent = response.statusCode == 204 && response.body.isEmpty
-        if !isEmptyNoContent, !accepts(response.mediaType, endpoint.acceptableContentTypes) {
+        if !isEmptyNoContent, !accepts(response.mediaType, acceptable) {
             throw .unacceptableContentType(request, response, contentType: response.value(forHeader: "Content-Type"),
-                                           acceptable: endpoint.acceptableContentTypes)
+                                           acceptable: acceptable)
         }
     }
 

@@ -30,7 +30,7 @@ import BatonWire
 /// - Ids are kept in file names, percent-escaped: any id works, up to 200 bytes once escaped.
 public final class FileEntityStore: EntityStore {
     /// The folder holding a folder per type.
-    public let folder: URL
+    package let folder: URL
     private let onEvent: (@Sendable (EntityStoreEvent) -> Void)?
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()

@@ -2,7 +2,7 @@ import BatonSupport
 import Foundation
 import BatonWire
 
-/// Where a transport hands the body of a streamed answer (``TransferOptions/bodyStream``), piece
+/// Where a transport hands the body of a streamed answer (``BodyDestination/stream(_:)``), piece
 /// by piece as it arrives, instead of keeping it: the client cuts it into elements (server-sent
 /// events, JSON lines) and hands them on to whoever reads the stream.
 ///

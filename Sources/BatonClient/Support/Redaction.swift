@@ -45,12 +45,12 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// This redaction, also hiding the headers named in `names`.
-    public func hiding(headers names: Set<String>) -> Redaction {
+    package func hiding(headers names: Set<String>) -> Redaction {
         Redaction(headers: headers.union(names), bodyFields: bodyFields, matchesSecretPatterns: matchesSecretPatterns)
     }
 
     /// What both `self` and `other` hide.
-    public func merged(with other: Redaction) -> Redaction {
+    package func merged(with other: Redaction) -> Redaction {
         Redaction(
             headers: headers.union(other.headers), bodyFields: bodyFields.union(other.bodyFields),
             matchesSecretPatterns: matchesSecretPatterns || other.matchesSecretPatterns
@@ -58,26 +58,26 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// Whether the header `name` is secret.
-    public func isSecretHeader(_ name: String) -> Bool {
+    package func isSecretHeader(_ name: String) -> Bool {
         let name = Self.normalized(name)
         return headers.contains(name) || bodyFields.contains(name) || matchesSecretPatterns && Self.looksSecret(name)
     }
 
     /// Whether the body or query field `name` is secret.
-    public func isSecretField(_ name: String) -> Bool {
+    package func isSecretField(_ name: String) -> Bool {
         let name = Self.normalized(name)
         return bodyFields.contains(name) || matchesSecretPatterns && Self.looksSecret(name)
     }
 
     /// `value`, or the placeholder if `name` is a secret header.
-    public func headerValue(_ value: String, for name: String) -> String {
+    package func headerValue(_ value: String, for name: String) -> String {
         isSecretHeader(name) ? Self.placeholder : value
     }
 
     /// `body` as text with secret values replaced, for a body of `contentType`. Bodies that are
     /// neither form, JSON nor text are summarised by their length, unless `unknownAsText`; a
     /// body too large to parse is scanned as text.
-    public func body(_ body: Data, contentType: String?, unknownAsText: Bool = false) -> String {
+    package func body(_ body: Data, contentType: String?, unknownAsText: Bool = false) -> String {
         let type = contentType?.lowercased() ?? ""
         if type.hasPrefix("application/x-www-form-urlencoded") {
             return formFields(String(decoding: body, as: UTF8.self))
@@ -104,7 +104,7 @@ public struct Redaction: Sendable, Hashable {
 
     /// Free text with secret values hidden wherever they appear as `name=value`, `name: value`,
     /// `"name": "value"` or `Bearer value`.
-    public func text(_ text: String) -> String {
+    package func text(_ text: String) -> String {
         // Bearer and Basic credentials first: an assignment would take the scheme for the value.
         let all = NSRange(text.startIndex..., in: text)
         var result = Self.bearer.stringByReplacingMatches(in: text, range: all, withTemplate: "$1" + Self.placeholder)
@@ -125,7 +125,7 @@ public struct Redaction: Sendable, Hashable {
     ///
     /// The text is assembled rather than set back into `URLComponents`: the placeholder's `<`
     /// and `>` are not allowed in a percent-encoded query, and Foundation traps on them.
-    public func url(_ url: URL) -> String {
+    package func url(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return "<a URL that does not parse>"
         }
@@ -142,12 +142,6 @@ public struct Redaction: Sendable, Hashable {
         if let query { text += "?" + formFields(query) }
         if let fragment { text += "#" + fragment }
         return text
-    }
-
-    /// `text` made safe for one log line: every control character (a line break included) is
-    /// written as an escape, so a server's text cannot start a line of its own.
-    public static func escaped(_ text: String) -> String {
-        MessageText.escaped(text)
     }
 
     /// `name=value&...` with the values of secret fields replaced.

@@ -27,7 +27,7 @@ struct Exchange: Sendable {
     /// Where an attempt's progress starts: the bytes of a download already in its file, when
     /// the attempt goes on from them; `nil` for nothing yet.
     var progressBeforeAttempt: PromiseProgress? {
-        options.resumable?.progressSoFar
+        options.destination.file?.progressSoFar
     }
 
     /// What an exchange tells the call it serves as it goes.
@@ -50,7 +50,7 @@ struct Exchange: Sendable {
         var options = self.options
         options.timer = timer
         var request = request
-        options.resumable?.prepare(&request)
+        options.destination.file?.prepare(&request)
         hop(request, body: body, redirects: 0, summary: summary, options: options, call: call, events: events)
     }
 
@@ -72,7 +72,7 @@ struct Exchange: Sendable {
                 guard response.body.count <= limit else {
                     return events.completed(.failure(APIError.responseTooLarge(summary, limit: limit)))
                 }
-                if let resumable = options.resumable, redirects < RedirectPolicy.maximumRedirects, call.isPending,
+                if let resumable = options.destination.file, redirects < RedirectPolicy.maximumRedirects, call.isPending,
                    resumable.startsOver(after: response) {
                     var whole = request
                     resumable.prepare(&whole)

@@ -62,8 +62,8 @@ final class RequestMerger: Sendable {
     /// What makes two requests the same; `nil` for one never merged.
     static func key(of request: URLRequest, body: TransportBody?, options: TransferOptions) -> String? {
         let method = request.httpMethod ?? "GET"
-        guard method == "GET" || method == "HEAD", body == nil, request.httpBody == nil, !options.downloadsToFile,
-              options.bodyStream == nil, let url = request.url?.absoluteString
+        guard method == "GET" || method == "HEAD", body == nil, request.httpBody == nil, options.destination == .memory,
+              let url = request.url?.absoluteString
         else { return nil }
         let fields = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()): \($0.value)" }.sorted()
         return ([method + " " + url, "limit: \(options.maximumResponseSize)"] + fields).joined(separator: "\n")

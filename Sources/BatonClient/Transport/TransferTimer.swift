@@ -7,8 +7,9 @@ import BatonSupport
 /// in the next phase marked.
 ///
 /// Each mark keeps its latest moment: a request sent again on a new connection, or a redirect's
-/// next hop, marks them anew.
-final class TransferTimer: Sendable {
+/// next hop, marks them anew. A transport of your own marks what it can see, through
+/// ``TransferOptions/timer``, which is `nil` when nobody listens (a client without monitors).
+public final class TransferTimer: Sendable {
     /// The moments marked so far.
     struct Marks: Sendable {
         var connected: ContinuousClock.Instant?
@@ -21,27 +22,29 @@ final class TransferTimer: Sendable {
 
     private let marks = Lock(Marks())
 
+    init() {}
+
     /// The connection is ready for the request: `reused` when it was kept alive. Clears the marks
     /// of an earlier connection of the same attempt.
-    func connected(reused: Bool) {
+    public func connected(reused: Bool) {
         let now = ContinuousClock.now
         marks.withLock(annotating: self) { $0 = Marks(connected: now, reusedConnection: reused) }
     }
 
     /// The TLS handshake is done.
-    func secured() {
+    public func secured() {
         let now = ContinuousClock.now
         marks.withLock(annotating: self) { $0.secured = now }
     }
 
     /// The request's last byte was written.
-    func sent() {
+    public func sent() {
         let now = ContinuousClock.now
         marks.withLock(annotating: self) { $0.sent = now }
     }
 
     /// The answer's first byte arrived; only the first call of an exchange counts.
-    func receivedFirstByte() {
+    public func receivedFirstByte() {
         let now = ContinuousClock.now
         marks.withLock(annotating: self) { marks in
             if marks.firstByte == nil || marks.sent.map({ marks.firstByte! < $0 }) == true { marks.firstByte = now }

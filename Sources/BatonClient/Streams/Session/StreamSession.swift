@@ -98,10 +98,13 @@ final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.R
         let accepted = bodyStream.acceptedAnswers
         let received = bodyStream.elementsReceived
         let bodyStream = self.bodyStream
+        let destination = StreamConnection.destination(
+            for: bodyStream, lastEventID: lastEventID, acceptedBefore: accepted, endpointNamesAccept: endpoint.headers["Accept"] != nil
+        )
         let call = Call(
-            context: context, endpoint: StreamedBody(base: endpoint, bodyStream: bodyStream, lastEventID: lastEventID, acceptedBefore: accepted),
+            context: context, endpoint: endpoint, product: .destination(destination),
             mayRetry: { bodyStream.acceptedAnswers == accepted }, hasDeadline: false
-        ) { _, _ in }.start()
+        ).start()
         let (over, paused) = state.withLock(annotating: self) { state in
             state.connection = call
             state.pendingReconnection = nil

@@ -48,10 +48,10 @@ struct BodySink {
     init(head: ResponseHead, declaredLength: Int64?, request: InFlightRequest) throws(URLError) {
         self.request = request
         let options = request.options
-        let toFile = options.downloadsToFile && (200..<300).contains(head.status)
-        stream = options.bodyStream.flatMap { $0.accepts(status: head.status, headers: ResponseReader.headers(of: head)) ? $0 : nil }
+        let downloadFile = (200..<300).contains(head.status) ? options.destination.file : nil
+        stream = options.destination.stream.flatMap { $0.accepts(status: head.status, headers: ResponseReader.headers(of: head)) ? $0 : nil }
         // A streamed body is bounded element by element, by the stream.
-        limit = toFile || stream != nil ? Int.max : options.maximumResponseSize
+        limit = downloadFile != nil || stream != nil ? Int.max : options.maximumResponseSize
         if let declaredLength, declaredLength > Int64(limit) {
             throw URLError(.dataLengthExceedsMaximum, detail: "the answer declares \(declaredLength) bytes")
         }
@@ -62,7 +62,7 @@ struct BodySink {
         }
         var total = inflater == nil ? declaredLength : nil
         reportsEachChunk = options.reportsEachPiece(sendingBody: request.body != nil)
-        if toFile, let resumable = options.resumable {
+        if let resumable = downloadFile {
             let placement = try resumable.accept(status: head.status, headers: { head[$0] })
             let handle: FileHandle
             do {
@@ -80,11 +80,6 @@ struct BodySink {
             if resumable.wantsDigest {
                 digest = resumable.takeDigest(covering: placement.offset) ?? FileDigest.sha256(ofFirst: placement.offset, of: resumable.file)
             }
-        } else if toFile {
-            guard let file = DownloadFile.open() else {
-                throw URLError(.cannotCreateFile, detail: "the download's temporary file cannot be made")
-            }
-            download = file
         }
         self.total = total
     }

@@ -22,11 +22,11 @@ struct RequestHead {
     static func checkSyntax(of request: URLRequest) throws(TransportRefusal) {
         let method = request.httpMethod ?? "GET"
         guard HeaderSyntax.isToken(method) else {
-            throw TransportRefusal(field: "method \"\(Redaction.escaped(method))\"", reason: "it is not an HTTP token")
+            throw TransportRefusal(field: "method \"\(MessageText.escaped(method))\"", reason: "it is not an HTTP token")
         }
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             if let reason = HeaderSyntax.problem(name: name, value: value) {
-                throw TransportRefusal(field: "header \"\(Redaction.escaped(name))\"", reason: reason)
+                throw TransportRefusal(field: "header \"\(MessageText.escaped(name))\"", reason: reason)
             }
         }
     }

@@ -151,8 +151,8 @@ private final class Transfer: PromiseControl {
         // the end, unless its endpoint asked for them as they arrive.
         let reportsEachChunk = options.reportsEachPiece(sendingBody: body != nil)
         let record = TaskRecord(
-            body: body, maximumResponseSize: options.maximumResponseSize, downloadsToFile: options.downloadsToFile,
-            bodyStream: options.bodyStream, timer: options.timer, reportsEachChunk: reportsEachChunk,
+            body: body, maximumResponseSize: options.maximumResponseSize, downloadsToFile: options.destination.file != nil,
+            bodyStream: options.destination.stream, timer: options.timer, reportsEachChunk: reportsEachChunk,
             progress: { [promise] in promise.report($0) }
         ) { [self] result in
             if !reportsEachChunk, case .success(let response) = result {
