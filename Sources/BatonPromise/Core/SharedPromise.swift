@@ -20,19 +20,19 @@ import BatonSupport
 /// let forList = download.share()
 /// forHeader.cancel()   // forList still gets the image
 /// ```
-public final class SharedPromise<Value: Sendable>: Sendable {
+package final class SharedPromise<Value: Sendable>: Sendable {
     private let work: Promise<Value>
     private let shares = Lock(Shares())
 
     /// Shares `work`. Hold on to the shared promise, not to `work`: cancelling `work` directly
     /// cancels it for every share.
-    public init(_ work: Promise<Value>) {
+    package init(_ work: Promise<Value>) {
         self.work = work
     }
 
     /// A new promise that settles as the work does, with the work's progress, and whose
     /// cancellation cancels the work only if every other share has been cancelled too.
-    public func share() -> Promise<Value> {
+    package func share() -> Promise<Value> {
         shares.withLock(annotating: self) { $0.open += 1 }
         return makeShare()
     }
@@ -61,7 +61,7 @@ public final class SharedPromise<Value: Sendable>: Sendable {
     }
 
     /// Whether the work was cancelled because every share was.
-    public var isCancelled: Bool {
+    package var isCancelled: Bool {
         shares.withLock(annotating: self) { $0.cancelledWork }
     }
 
