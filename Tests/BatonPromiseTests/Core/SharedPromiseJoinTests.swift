@@ -1,5 +1,4 @@
 @testable import BatonPromise
-@testable import BatonClient
 import TestSupport
 import XCTest
 
