@@ -240,6 +240,17 @@ final class RedactionClientTests: XCTestCase {
         XCTAssertFalse(lines.contains { $0.contains("s3ss10n") }, "the session token appears in \(lines)")
     }
 
+    /// A sensitive header whose name no secret pattern matches is hidden all the same: the
+    /// client's sensitive headers travel with every event's request, to every monitor.
+    func test_loggingMonitor_hidesASensitiveHeaderNoPatternMatches() async throws {
+        let lines = try await loggedLines(for: Request(.get, "orders/1"), answering: [.json(Fixtures.orderJSON)]) { configuration in
+            configuration.sensitiveHeaders = ["X-Tenant"]
+            configuration.headers = ["X-Tenant": "acme-7"]
+        }
+        XCTAssertTrue(lines.contains { $0.contains("X-Tenant: <redacted>") }, "no attempt line names the header in \(lines)")
+        XCTAssertFalse(lines.contains { $0.contains("acme-7") }, "the tenant appears in \(lines)")
+    }
+
     /// An error's description quotes the start of the response body; a token response that fails
     /// to decode puts its `access_token` in the `✗` line unredacted.
     func test_loggingMonitor_hidesTokensQuotedFromAFailedResponseBody() async throws {
