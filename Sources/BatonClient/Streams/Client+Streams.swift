@@ -32,7 +32,7 @@ extension Client {
     public func events<E: Endpoint>(
         _ endpoint: E, options: StreamOptions = StreamOptions(), each: @escaping @Sendable (E.Response) -> Void
     ) -> Promise<StreamEnd> where E.Response: Decodable & Sendable {
-        StreamSession(context: context, endpoint: endpoint, format: .serverSentEvents, options: options, handler: each).start()
+        StreamCall(context: context, endpoint: endpoint, format: .serverSentEvents, options: options, handler: each).start()
     }
 
     /// The server-sent events of `endpoint`, as an `AsyncSequence`: see
@@ -57,7 +57,7 @@ extension Client {
     public func lines<E: Endpoint>(
         _ endpoint: E, options: StreamOptions = StreamOptions(), each: @escaping @Sendable (E.Response) -> Void
     ) -> Promise<StreamEnd> where E.Response: Decodable & Sendable {
-        StreamSession(context: context, endpoint: endpoint, format: .jsonLines, options: options, handler: each).start()
+        StreamCall(context: context, endpoint: endpoint, format: .jsonLines, options: options, handler: each).start()
     }
 
     /// The JSON lines of `endpoint`, as an `AsyncSequence`: see ``lines(_:options:each:)``.

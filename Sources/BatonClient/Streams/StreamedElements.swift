@@ -21,7 +21,7 @@ public struct StreamedElements<Element: Decodable & Sendable>: AsyncSequence, Se
 
     init<Base: Endpoint>(context: CallContext, endpoint: Base, format: StreamFormat, options: StreamOptions) where Base.Response == Element {
         start = {
-            let session = StreamSession(context: context, endpoint: endpoint, format: format, options: options)
+            let session = StreamCall(context: context, endpoint: endpoint, format: format, options: options)
             session.startPulling()
             return Source(next: { session.nextElement($0) }, cancel: { session.cancel() })
         }

@@ -48,3 +48,11 @@ public struct TransferOptions: Sendable, Equatable {
             && a.destination == b.destination
     }
 }
+
+extension TransferOptions {
+    /// Whether the bytes received are reported as they arrive rather than once, complete: when
+    /// asked for, and for a request with a body, whose bar follows the answer too.
+    func reportsEachPiece(sendingBody: Bool) -> Bool {
+        tracksDownloadProgress || sendingBody
+    }
+}

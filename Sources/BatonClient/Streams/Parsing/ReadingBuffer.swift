@@ -1,7 +1,7 @@
 /// The elements a stream's reader took off its ``BodyStream`` in one go, and how far it has
 /// handed them on.
 // Not locked: only the stream's one reader touches it, the drain that holds `isDraining` or
-// the iterator's one pending `next`, and each hands over to the next through the session's lock.
+// the iterator's one pending `next`, and each hands over to the next through the stream call's lock.
 final class ReadingBuffer: @unchecked Sendable {
     var batch = Batch()
 

@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// Handing a stream's elements on: to handlers as they arrive, or to an async iterator that pulls
 /// them; and settling the stream once they all were.
-extension StreamSession {
+extension StreamCall {
     // MARK: Handing elements on
 
     /// Takes elements off the stream until one decodes to hand on, into `element`; returns

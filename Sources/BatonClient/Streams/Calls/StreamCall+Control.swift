@@ -1,6 +1,6 @@
 /// What a stream's promise reaches: cancelling, pausing and resuming reach the connection too.
 import BatonPromise
-extension StreamSession {
+extension StreamCall {
 
     func cancelStep(deferring deliveries: inout [any Deliverable]) -> (any PromiseControl)? {
         let (connection, reconnection, waiter) = state.withLock(annotating: self) { state in

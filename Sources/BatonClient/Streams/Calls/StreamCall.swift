@@ -16,7 +16,7 @@ import BatonPromise
 /// or a global one) or an async iterator (``nextElement(_:)``: it pulls them). Either way an
 /// element is taken off the ``BodyStream`` only when the reader is ready for it, which is what
 /// holds a transport that can wait.
-final class StreamSession<Base: Endpoint>: PromiseControl, Sendable where Base.Response: Decodable & Sendable {
+final class StreamCall<Base: Endpoint>: PromiseControl, Sendable where Base.Response: Decodable & Sendable {
     typealias Element = Base.Response
 
     let context: CallContext
