@@ -21,9 +21,9 @@ public struct StreamedElements<Element: Decodable & Sendable>: AsyncSequence, Se
 
     init<Base: Endpoint>(context: CallContext, endpoint: Base, format: StreamFormat, options: StreamOptions) where Base.Response == Element {
         start = {
-            let session = StreamCall(context: context, endpoint: endpoint, format: format, options: options)
-            session.startPulling()
-            return Source(next: { session.nextElement($0) }, cancel: { session.cancel() })
+            let call = StreamCall(context: context, endpoint: endpoint, format: format, options: options)
+            call.startPulling()
+            return Source(next: { call.nextElement($0) }, cancel: { call.cancel() })
         }
     }
 
@@ -49,7 +49,7 @@ public struct StreamedElements<Element: Decodable & Sendable>: AsyncSequence, Se
         }
     }
 
-    /// The session behind an iterator; cancels the request when the last iterator holding it goes.
+    /// The stream call behind an iterator; cancels the request when the last iterator holding it goes.
     final class Source: Sendable {
         let next: @Sendable (@escaping @Sendable (Result<Element?, any Error>) -> Void) -> Void
         let cancel: @Sendable () -> Void
