@@ -15,14 +15,8 @@ struct ResponseReader {
     /// Where the answer's `Set-Cookie` values go; `nil` when they are not kept.
     let cookies: CookieJar?
 
-    /// The answer, and whether the connection can carry another request.
-    struct Outcome {
-        var response: HTTPResponse
-        var keepsConnection: Bool
-    }
-
     /// Reads the answer into `buffer`, a piece at a time. `answered` turns true with its first byte.
-    func read(into buffer: inout [UInt8], answered: inout Bool) throws -> Outcome {
+    func read(into buffer: inout [UInt8], answered: inout Bool) throws -> ConnectionAnswer {
         var parser = ResponseParser(requestMethod: request.request.httpMethod ?? "GET")
         var head: ResponseHead?
         var sink: BodySink?
@@ -81,7 +75,7 @@ struct ResponseReader {
         let (body, file) = try sink.finish()
         var response = HTTPResponse(statusCode: head.status, headers: Self.headers(of: head), body: body, url: request.request.url)
         response.bodyFile = file
-        return Outcome(response: response, keepsConnection: parser.keepsConnection && !leftOver)
+        return ConnectionAnswer(response: response, keepsConnection: parser.keepsConnection && !leftOver)
     }
 
     /// The body's length as the head declares it, for the size limit and progress; `nil` when
