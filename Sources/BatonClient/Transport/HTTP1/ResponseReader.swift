@@ -81,7 +81,9 @@ struct ResponseReader {
     /// The body's length as the head declares it, for the size limit and progress; `nil` when
     /// it declares none, or when the answer has no body whatever it declares.
     private func declaredLength(of head: ResponseHead) -> Int64? {
-        guard request.request.httpMethod != "HEAD", head.status != 204, head.status != 304,
+        // The parser's own rule for a body, asked with the method the parser was given: a length
+        // declared on an answer that has no body is never held against the size limit.
+        guard !BodyFraming.forbidsBody(method: request.request.httpMethod ?? "GET", status: head.status),
               head["Transfer-Encoding"] == nil else { return nil }
         return head["Content-Length"].flatMap { Int64($0) }
     }
