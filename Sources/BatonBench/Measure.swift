@@ -17,12 +17,6 @@ enum Measure {
         return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
     }
 
-    /// A duration in seconds.
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-
     /// Nanoseconds `body` takes, best of `runs` (the least disturbed run).
     static func bestNanoseconds(runs: Int, _ body: () -> Void) -> Double {
         var best = Double.infinity

@@ -196,8 +196,9 @@ public final class ImageLoader: Sendable {
     /// `request` asking whether `cached` changed: with its validators, taking a `304` for an answer.
     private static func conditional(_ request: Request<Data>, for cached: DiskImageCache.Entry) -> Request<Data> {
         var conditional = request
-        if let etag = cached.etag { conditional.headers["If-None-Match"] = etag }
-        if let date = cached.lastModified { conditional.headers["If-Modified-Since"] = date }
+        for field in ConditionalRequest.fields(etag: cached.etag, lastModified: cached.lastModified) {
+            conditional.headers[field.name] = field.value
+        }
         conditional.acceptableStatusCodes = 200..<305
         return conditional
     }

@@ -32,6 +32,14 @@ final class LongestDurationTests: XCTestCase {
         XCTAssertEqual(Duration.microseconds(1500).roundedMilliseconds, 2)
     }
 
+    /// Every timing Baton measures and every benchmark rate reads seconds this way.
+    func test_ordinaryDurations_areTheirSecondsAndFraction_asATimeInterval() {
+        XCTAssertEqual(Duration.milliseconds(1500).timeInterval, 1.5)
+        XCTAssertEqual(Duration.nanoseconds(1).timeInterval, 1e-9)
+        XCTAssertEqual((Duration.zero - .milliseconds(1500)).timeInterval, -1.5)
+        XCTAssertEqual(Duration.zero.timeInterval, 0)
+    }
+
     func test_multiplyingTheLongestDuration_saturates() {
         XCTAssertEqual(longest.saturatingMultiplied(by: 1 << 30), longest)
         XCTAssertEqual(Duration.seconds(Int64.max / 2 + 1).saturatingMultiplied(by: 2), longest)

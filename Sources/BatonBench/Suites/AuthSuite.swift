@@ -63,7 +63,7 @@ enum AuthSuite {
             }
         }
         finished.wait()
-        return Measure.seconds(ContinuousClock.now - start)
+        return (ContinuousClock.now - start).timeInterval
     }
 
     private static func fail(_ reason: String) {

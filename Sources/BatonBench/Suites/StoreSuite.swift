@@ -1,4 +1,5 @@
 import Baton
+import BatonSupport
 import Foundation
 
 /// `baton-bench store`: 10,000 small entities saved one by one to a `FileEntityStore`, then read
@@ -67,6 +68,6 @@ enum StoreSuite {
     private static func rate(_ count: Int, _ body: () throws -> Void) throws -> Double {
         let start = ContinuousClock.now
         try body()
-        return Double(count) / Measure.seconds(ContinuousClock.now - start)
+        return Double(count) / (ContinuousClock.now - start).timeInterval
     }
 }

@@ -26,7 +26,7 @@ enum StreamSuite {
             let start = ContinuousClock.now
             let end = try value(of: client.events(request) { _ in seen.count += 1 })
             guard end.elements == count, seen.count == count else { throw StreamBenchFailure("Baton handed on \(seen.count) of \(count) events") }
-            return Double(count) / Measure.seconds(ContinuousClock.now - start)
+            return Double(count) / (ContinuousClock.now - start).timeInterval
         }
         func raw() throws -> Double {
             var url = URLComponents(url: server.baseURL.appending(path: path), resolvingAgainstBaseURL: false)!
@@ -36,7 +36,7 @@ enum StreamSuite {
             let start = ContinuousClock.now
             let response = try value(of: transport.send(URLRequest(url: url.url!), body: nil, options: options))
             guard response.statusCode == 200, !response.body.isEmpty else { throw StreamBenchFailure("the raw read got status \(response.statusCode)") }
-            return Double(count) / Measure.seconds(ContinuousClock.now - start)
+            return Double(count) / (ContinuousClock.now - start).timeInterval
         }
         _ = try throughBaton()
         _ = try raw()

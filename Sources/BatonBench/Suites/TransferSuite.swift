@@ -154,7 +154,7 @@ enum TransferSuite {
         let before = Measure.peakResidentBytes() ?? 0
         let start = ContinuousClock.now
         try body()
-        let elapsed = Measure.seconds(ContinuousClock.now - start)
+        let elapsed = (ContinuousClock.now - start).timeInterval
         let growth = Double(max(0, (Measure.peakResidentBytes() ?? 0) - before)) / Double(1 << 20)
         return (elapsed, growth)
     }

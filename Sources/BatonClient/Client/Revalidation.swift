@@ -24,8 +24,7 @@ enum Revalidation {
     ) -> (URLRequest, PreparedRequest) {
         guard context.revalidatesStoredValues, let store = context.store, endpoint.method == .get,
               ResponseKeeper.isStorable(type: E.Response.self), let url = request.url?.absoluteString,
-              request.value(forHTTPHeaderField: "If-None-Match") == nil,
-              request.value(forHTTPHeaderField: "If-Modified-Since") == nil
+              ConditionalRequest.fieldNames.allSatisfy({ request.value(forHTTPHeaderField: $0) == nil })
         else { return (request, prepared) }
         var prepared = prepared
         var context = RevalidationContext(url: url, credentials: StoredValidator.credentials(of: request, transport: context.transport))
@@ -37,8 +36,9 @@ enum Revalidation {
             return (request, prepared)
         }
         var request = request
-        if let etag = validator.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let date = validator.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+        for field in ConditionalRequest.fields(etag: validator.etag, lastModified: validator.lastModified) {
+            request.setValue(field.value, forHTTPHeaderField: field.name)
+        }
         context.stored = value
         prepared.revalidation = context
         return (request, prepared)

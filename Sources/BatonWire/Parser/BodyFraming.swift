@@ -15,7 +15,7 @@ package enum BodyFraming: Equatable, Sendable {
     /// Content-Length or in an HTTP/1.0 answer, and Content-Length values that are not one
     /// decimal number (a list of equal values is that number).
     package static func of(_ head: ResponseHead, requestMethod: String) throws(WireError) -> BodyFraming {
-        if requestMethod == "HEAD" || head.status == 204 || head.status == 304 || head.status < 200 { return .none }
+        if forbidsBody(method: requestMethod, status: head.status) { return .none }
         let codings = head.values(for: "Transfer-Encoding")
         let lengths = head.values(for: "Content-Length")
         if !codings.isEmpty {
@@ -37,6 +37,17 @@ package enum BodyFraming: Equatable, Sendable {
             length = value
         }
         return .length(length ?? 0)
+    }
+
+    /// Whether an answer with `status` to a request with the method `method` has no body,
+    /// whatever its fields declare (RFC 9112 §6.3, rules 1 and 2): any answer to `HEAD`, an
+    /// interim `1xx`, a `204 No Content` and a `304 Not Modified`. Method tokens are
+    /// case-sensitive, so only `HEAD` itself counts.
+    ///
+    /// The one statement of the rule: the parser frames an answer by it, and the transport reads
+    /// no declared length from such an answer by it, so the two never disagree on a body.
+    package static func forbidsBody(method: String, status: Int) -> Bool {
+        method == "HEAD" || status < 200 || status == 204 || status == 304
     }
 
     /// One Content-Length value: 1*DIGIT, at most `Int64.max`.

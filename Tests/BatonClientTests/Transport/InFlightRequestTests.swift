@@ -71,4 +71,25 @@ final class InFlightRequestTests: XCTestCase {
         XCTAssertFalse(request.attach(socket))
         XCTAssertFalse(peerSeesShutdown(peer))
     }
+
+    /// The transport sends again, on a new connection, only what the retry policy would retry:
+    /// both read HTTPMethod's one rule, so the two can never disagree on a method.
+    func test_aRequestsMethod_isIdempotentOnTheWire_exactlyWhenHTTPMethodSaysSo() {
+        func onTheWire(_ method: String?) -> Bool {
+            var urlRequest = URLRequest(url: URL(string: "http://h/")!)
+            urlRequest.httpMethod = method
+            let request = InFlightRequest(request: urlRequest, body: nil, options: TransferOptions())
+            defer { request.promise.cancel() }  // settles it, ending the request's hold on its promise
+            return request.isIdempotent
+        }
+        for method in ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] {
+            XCTAssertTrue(HTTPMethod(rawValue: method).isIdempotent, method)
+            XCTAssertTrue(onTheWire(method), method)
+        }
+        for method in ["POST", "PATCH", "CONNECT", "BREW"] {
+            XCTAssertFalse(HTTPMethod(rawValue: method).isIdempotent, method)
+            XCTAssertFalse(onTheWire(method), method)
+        }
+        XCTAssertTrue(onTheWire(nil), "a request without a method goes as a GET")
+    }
 }

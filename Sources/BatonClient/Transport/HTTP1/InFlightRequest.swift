@@ -45,10 +45,13 @@ final class InFlightRequest: PromiseControl {
     }
 
     /// Whether a server that closed a kept-alive connection before answering may be sent this
-    /// request again: its method is idempotent (RFC 9110 §9.2.2), or it carries an
-    /// `Idempotency-Key`, which a server acts on once.
+    /// request again: its method is idempotent by ``HTTPMethod/isIdempotent`` (a request without
+    /// a method is a `GET`, as URLRequest sends it), or it carries an `Idempotency-Key`, which a
+    /// server acts on once.
     var isIdempotent: Bool {
-        ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(request.httpMethod ?? "GET")
+        // HTTPMethod's rule, not a list of our own: the retry policy and the transport must
+        // never disagree on which requests may be sent twice.
+        HTTPMethod(rawValue: request.httpMethod ?? "GET").isIdempotent
             || request.value(forHTTPHeaderField: IdempotencyKey.headerName) != nil
     }
 

@@ -15,14 +15,8 @@ struct ResponseReader {
     /// Where the answer's `Set-Cookie` values go; `nil` when they are not kept.
     let cookies: CookieJar?
 
-    /// The answer, and whether the connection can carry another request.
-    struct Outcome {
-        var response: HTTPResponse
-        var keepsConnection: Bool
-    }
-
     /// Reads the answer into `buffer`, a piece at a time. `answered` turns true with its first byte.
-    func read(into buffer: inout [UInt8], answered: inout Bool) throws -> Outcome {
+    func read(into buffer: inout [UInt8], answered: inout Bool) throws -> ConnectionAnswer {
         var parser = ResponseParser(requestMethod: request.request.httpMethod ?? "GET")
         var head: ResponseHead?
         var sink: BodySink?
@@ -81,13 +75,15 @@ struct ResponseReader {
         let (body, file) = try sink.finish()
         var response = HTTPResponse(statusCode: head.status, headers: Self.headers(of: head), body: body, url: request.request.url)
         response.bodyFile = file
-        return Outcome(response: response, keepsConnection: parser.keepsConnection && !leftOver)
+        return ConnectionAnswer(response: response, keepsConnection: parser.keepsConnection && !leftOver)
     }
 
     /// The body's length as the head declares it, for the size limit and progress; `nil` when
     /// it declares none, or when the answer has no body whatever it declares.
     private func declaredLength(of head: ResponseHead) -> Int64? {
-        guard request.request.httpMethod != "HEAD", head.status != 204, head.status != 304,
+        // The parser's own rule for a body, asked with the method the parser was given: a length
+        // declared on an answer that has no body is never held against the size limit.
+        guard !BodyFraming.forbidsBody(method: request.request.httpMethod ?? "GET", status: head.status),
               head["Transfer-Encoding"] == nil else { return nil }
         return head["Content-Length"].flatMap { Int64($0) }
     }

@@ -50,9 +50,9 @@ struct WireConnection {
             // (under its lock), never one closed and perhaps reused by another connection.
             request.detach()
             switch result {
-            case .success(let outcome):
-                if !outcome.keepsConnection { close(because: "the server asked to close it, or ended its answer by closing it") }
-                return .success(outcome.response)
+            case .success(let answer):
+                if !answer.keepsConnection { close(because: "the server asked to close it, or ended its answer by closing it") }
+                return .success(answer.response)
             case .failure(let error):
                 if request.isCancelled {
                     close(because: "its request was cancelled")
@@ -123,15 +123,9 @@ struct WireConnection {
         tell(.closed, reason: reason)
     }
 
-    /// The answer to one request, and whether its connection can carry another.
-    struct Outcome {
-        var response: HTTPResponse
-        var keepsConnection: Bool
-    }
-
     /// Writes `request` and reads its answer. `answered` turns true once a byte of the answer
     /// arrived: from then on, a failure is not a stale connection's.
-    private mutating func exchange(_ request: InFlightRequest, on link: Link, answered: inout Bool) throws -> Outcome {
+    private mutating func exchange(_ request: InFlightRequest, on link: Link, answered: inout Bool) throws -> ConnectionAnswer {
         let bodyLength = try request.body.map { body -> Int64 in
             guard let length = body.length else { throw URLError(.fileDoesNotExist, detail: "the body's file cannot be read") }
             return length
@@ -143,8 +137,9 @@ struct WireConnection {
         let complete = try RequestWriter(request: request, link: link).write(head: head.bytes, bodyLength: bodyLength)
         request.options.timer?.sent()
         let reader = ResponseReader(request: request, link: link, cookies: jar)
-        let outcome = try reader.read(into: &buffer, answered: &answered)
+        var answer = try reader.read(into: &buffer, answered: &answered)
         // A request whose body the server did not wait for leaves the connection unusable.
-        return Outcome(response: outcome.response, keepsConnection: outcome.keepsConnection && complete)
+        answer.keepsConnection = answer.keepsConnection && complete
+        return answer
     }
 }
