@@ -1,6 +1,6 @@
 import Baton
 
-/// 4. A photo whose answers are lost is reported as failed and uploaded again, and the server
+/// 4. A photo whose responses are lost is reported as failed and uploaded again, and the server
 /// stores it once: its upload carries an idempotency key, the same at every attempt. The review
 /// and the other photo are not rolled back.
 let failedPhotoScenario = Scenario(

@@ -20,10 +20,10 @@ let offlineAndImagesScenario = Scenario(
         configuration.store = store
         configuration.retryPolicy = RetryPolicy(retryLimit: 1, baseDelay: .milliseconds(50))
     }
-    let fresh = try await client.answer(for: Books.get(1), offline: .stored(id: 1)).value
+    let fresh = try await client.fetch(Books.get(1), offline: .stored(id: 1)).value
     session.say("fetched \"\(fresh.value.title)\" (status \(fresh.response?.statusCode ?? 0)); in the store: \(try store.readAll(Book.self).map(\.title))")
     server.stop()
-    let stored = try await client.answer(for: Books.get(1), offline: .stored(id: 1)).value
+    let stored = try await client.fetch(Books.get(1), offline: .stored(id: 1)).value
     session.say("server stopped: \"\(stored.value.title)\" answered from the store: \(stored.isFromStore)")
     try session.expect(stored.isFromStore && stored.value.title == fresh.value.title, "the stored book when the server is gone")
 

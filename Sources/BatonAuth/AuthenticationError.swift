@@ -27,7 +27,7 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
         /// token expired with no refresh token to renew it. The credentials were cleared: the
         /// user must log in again.
         public static let sessionExpired = Kind(name: "sessionExpired")
-        /// The refresh did not complete (transport error, timeout, an answer that is not a token).
+        /// The refresh did not complete (transport error, timeout, a response that is not a token).
         /// The credentials were kept: a later request tries again.
         public static let refreshFailed = Kind(name: "refreshFailed")
         /// A request to the API was refused `401 Unauthorized`, and it went without a token
@@ -56,13 +56,13 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
     public let errorCode: String?
     /// The failure that stopped the exchange, such as an ``APIError`` for a timeout.
     public let underlyingError: (any Error)?
-    /// Why, when neither an answer nor an error says it.
+    /// Why, when neither a response nor an error says it.
     let detail: String?
 
     init(_ kind: Kind, response: HTTPResponse? = nil, underlyingError: (any Error)? = nil, detail: String? = nil) {
         self.kind = kind
         self.response = response
-        self.errorCode = response.flatMap { TokenAnswer.errorCode(in: $0) }
+        self.errorCode = response.flatMap { TokenResponseReading.errorCode(in: $0) }
         self.underlyingError = underlyingError
         self.detail = detail
     }
@@ -83,7 +83,7 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The token endpoint's answer in words, as in `the token endpoint answered 400 Bad Request (invalid_grant)`.
+    /// The token endpoint's response in words, as in `the token endpoint answered 400 Bad Request (invalid_grant)`.
     private var answer: String? {
         guard let response else { return nil }
         let code = errorCode.map { " (\(MessageText.escaped(String($0.prefix(80)))))" } ?? ""

@@ -35,11 +35,11 @@ import BatonWire
 ///   cancelled stops waiting; the refresh goes on for the others, and is never cut off halfway,
 ///   since a server that rotated the refresh token would otherwise leave the session unusable.
 /// - **Rotation.** The new refresh token replaces the old one, in memory and in the
-///   ``Configuration/store``, before any request is replayed; an answer without one keeps the
+///   ``Configuration/store``, before any request is replayed; a response without one keeps the
 ///   old one (RFC 6749 §6).
 /// - **Failure.** When the token endpoint refuses the refresh token, every waiting request fails
 ///   at once with one ``AuthenticationError`` of kind ``AuthenticationError/Kind/sessionExpired``
-///   carrying the endpoint's answer, the credentials are cleared, and
+///   carrying the endpoint's response, the credentials are cleared, and
 ///   ``AuthenticationEvent/Kind/sessionEnded`` is sent once. When the refresh fails otherwise (no
 ///   network, a timeout), the waiting requests fail with ``AuthenticationError/Kind/refreshFailed``
 ///   and the credentials are kept, so a dropped connection does not log the user out. Nothing is
@@ -51,7 +51,7 @@ import BatonWire
 ///   ``Configuration/proactiveRefreshMargin`` before it, under the same single-flight rules;
 ///   should that early refresh fail, requests go with the old token while it lasts.
 ///
-/// Which answers mean "expired" is ``Configuration/expiredToken``: a `401` challenging with
+/// Which responses mean "expired" is ``Configuration/expiredToken``: a `401` challenging with
 /// `error="invalid_token"` (RFC 6750 §3.1) or carrying `{"message": "invalid_token"}`. A `401`
 /// to a request sent without a token, `insufficient_scope` and `403` are never refreshed. Replays
 /// are counted as ``RetryCause/expiredCredentials``, so they do not use up the
@@ -104,7 +104,7 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
             client.redirects = RedirectPolicy(follows: false)
             client.deadline = configuration.refreshTimeout
             client.timeout = configuration.refreshTimeout
-            // A token answer is a few hundred bytes; a server sending more is not a token endpoint.
+            // A token response is a few hundred bytes; a server sending more is not a token endpoint.
             client.maximumResponseSize = 64 << 10
         }
     }

@@ -13,7 +13,7 @@ extension Authenticator {
         /// ``tokenURL``; set it when the token endpoint is elsewhere, such as
         /// `https://auth.example.com/token` for `https://api.example.com/`.
         public var apiURL: URL?
-        /// The names of the fields of the token endpoint's answer. Default ``TokenResponseFields/rfc6749``.
+        /// The names of the fields of the token endpoint's response. Default ``TokenResponseFields/rfc6749``.
         public var fields: TokenResponseFields = .rfc6749
         /// How the app authenticates itself to the token endpoint. Default ``ClientAuthentication/none``.
         public var clientAuthentication: ClientAuthentication = .none

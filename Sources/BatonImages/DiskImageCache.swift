@@ -6,7 +6,7 @@ import BatonClient
 /// Images kept in a folder, a file per URL, up to a number of bytes (the files saved longest
 /// ago removed first). Each file starts with a line of JSON naming its URL, content type and
 /// validators, so a file is only ever taken for the URL it was saved for, and can be revalidated.
-/// An answer marked `Cache-Control: no-store` is not kept.
+/// A response marked `Cache-Control: no-store` is not kept.
 final class DiskImageCache: Sendable {
     let folder: URL
     let limit: Int
@@ -54,7 +54,7 @@ final class DiskImageCache: Sendable {
     }
 
     /// Saves `image`, with the validators and freshness of the `response` it came in; a failure
-    /// only means the next load goes to the network. An answer marked `no-store` is not saved.
+    /// only means the next load goes to the network. A response marked `no-store` is not saved.
     func insert(_ image: LoadedImage, for key: String, from response: HTTPResponse?) {
         let cacheControl = response?.value(forHeader: "Cache-Control")?.lowercased() ?? ""
         guard !cacheControl.contains("no-store") else { return }

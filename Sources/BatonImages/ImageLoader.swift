@@ -32,12 +32,12 @@ import BatonClient
 ///   leaves the request running for the others, and cancelling all of them cancels it.
 /// - The memory cache holds up to `memoryLimit` bytes (least recently used dropped first); the
 ///   disk cache, if any, up to `diskLimit` bytes (files saved longest ago removed first). Only
-///   successful answers are cached.
+///   successful responses are cached.
 /// - An image on disk is revalidated before it is used when it came with a validator (`ETag`,
 ///   `Last-Modified`) and no `Cache-Control: max-age` that still holds: the request carries
-///   `If-None-Match` / `If-Modified-Since`, a `304 Not Modified` answers with the file on disk (no
+///   `If-None-Match` / `If-Modified-Since`, a `304 Not Modified` responses with the file on disk (no
 ///   image crosses the wire), a `200` replaces it. When the server cannot be reached, the image
-///   on disk is used all the same. An answer marked `no-store` is never written to disk.
+///   on disk is used all the same. A response marked `no-store` is never written to disk.
 /// - Bytes are not decoded into a platform image: that is the app's part.
 public final class ImageLoader: Sendable {
     /// The client that fetches images on its own server.
@@ -147,7 +147,7 @@ public final class ImageLoader: Sendable {
         let memory = self.memory
         return Promise { _, fulfill, reject, configure in
             // The request, once made; `cancelled` once the load was cancelled before it was.
-            let request = Locked<(call: Promise<Answer<Data>>?, cancelled: Bool)>((nil, false))
+            let request = Locked<(call: Promise<Fetched<Data>>?, cancelled: Bool)>((nil, false))
             configure.cancel = {
                 request.withLock { $0.cancelled = true; return $0.call }?.cancel()
             }
@@ -157,9 +157,9 @@ public final class ImageLoader: Sendable {
                     memory.insert(cached.image, for: target.key)
                     return fulfill(cached.image)
                 }
-                let call: Promise<Answer<Data>>? = request.withLock { request in
+                let call: Promise<Fetched<Data>>? = request.withLock { request in
                     guard !request.cancelled else { return nil }
-                    request.call = target.client.answer(for: cached.map { Self.conditional(target.request, for: $0) } ?? target.request)
+                    request.call = target.client.fetch(cached.map { Self.conditional(target.request, for: $0) } ?? target.request)
                     return request.call
                 }
                 guard let call else { return reject(CancellationError()) }
@@ -193,7 +193,7 @@ public final class ImageLoader: Sendable {
         }
     }
 
-    /// `request` asking whether `cached` changed: with its validators, taking a `304` for an answer.
+    /// `request` asking whether `cached` changed: with its validators, taking a `304` for a response.
     private static func conditional(_ request: Request<Data>, for cached: DiskImageCache.Entry) -> Request<Data> {
         var conditional = request
         for field in ConditionalRequest.fields(etag: cached.etag, lastModified: cached.lastModified) {

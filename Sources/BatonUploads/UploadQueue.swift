@@ -34,7 +34,7 @@ import BatonClient
 ///   send it at once; a claim left by a process that died is taken over.
 /// - Each upload is recorded with an idempotency key (see ``Endpoint/idempotencyKey``), sent
 ///   with every send of it, whichever process sends it: a server that honours keys stores it
-///   once, even when an answer was lost and it was sent again, and the retry policy retries it.
+///   once, even when a response was lost and it was sent again, and the retry policy retries it.
 /// - Records hold the endpoint's own headers, not the client's: keep credentials in the client's
 ///   configuration or an ``Authenticator``, never in a recorded upload.
 public final class UploadQueue: Sendable {

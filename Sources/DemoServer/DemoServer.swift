@@ -19,7 +19,7 @@ import Foundation
 ///
 /// `stop()` closes every socket and ends every thread the server started before it returns; it is
 /// idempotent, and also runs when the last reference goes away. Nothing a client sends can crash or
-/// hang it: malformed requests get a 4xx/5xx answer and a closed connection, and connections that
+/// hang it: malformed requests get a 4xx/5xx response and a closed connection, and connections that
 /// stay silent or incomplete are closed after `Configuration.idleTimeout`. Memory grows only with
 /// what the API stores (tokens, reviews, photos, fault counters), until `POST /_demo/reset`: it is
 /// a fixture for tests and demos, not a server to expose.

@@ -9,7 +9,7 @@ public struct TokenStyle: Sendable, Equatable {
 
     let dialect: Dialect
 
-    /// The demo API: `{"token": ...}` answers, `{"message": ...}` errors, no client authentication.
+    /// The demo API: `{"token": ...}` responses, `{"message": ...}` errors, no client authentication.
     public static let demo = TokenStyle(dialect: .demo)
 
     /// A strict RFC 6749 server: `POST /tokens` needs HTTP Basic client authentication with

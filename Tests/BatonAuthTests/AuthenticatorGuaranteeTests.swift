@@ -98,7 +98,7 @@ final class AuthenticatorGuaranteeTests: XCTestCase {
     }
 
     func test_aRefusedRefreshToken_clearsTheStore_tooNotOnlyMemory() async throws {
-        server.state.withLock { $0.tokenAnswer = { _ in .success(.json(#"{"error": "invalid_grant"}"#, statusCode: 400)) } }
+        server.state.withLock { $0.tokenResponse = { _ in .success(.json(#"{"error": "invalid_grant"}"#, statusCode: 400)) } }
         let store = InMemoryCredentialStore(Credentials(accessToken: "old", refreshToken: "r"))
         let authenticator = try makeAuthenticator(store: store)
 
@@ -128,7 +128,7 @@ final class AuthenticatorGuaranteeTests: XCTestCase {
         let store = InMemoryCredentialStore()
         let authenticator = try makeAuthenticator(store: store)
         let first = try await authenticator.logIn(username: "u", password: "p").value
-        server.state.withLock { $0.tokenAnswer = { _ in .success(.json(#"{"error": "invalid_grant"}"#, statusCode: 400)) } }
+        server.state.withLock { $0.tokenResponse = { _ in .success(.json(#"{"error": "invalid_grant"}"#, statusCode: 400)) } }
 
         let error = await authenticationError(authenticator.logIn(username: "u", password: "wrong"))
 
@@ -141,11 +141,11 @@ final class AuthenticatorGuaranteeTests: XCTestCase {
     // MARK: Which failures end the session
 
     /// Only a 400 or 401 from the token endpoint means the refresh token is dead; a server error,
-    /// a rate limit or a forbidden answer is the token server having a bad minute.
+    /// a rate limit or a forbidden response is the token server having a bad minute.
     func test_aTokenEndpointAnsweringOtherThan400Or401_keepsTheSession() async throws {
         for status in [500, 502, 503, 429, 403] {
             let server = FakeAuthServer()
-            server.state.withLock { $0.tokenAnswer = { _ in .success(.json(#"{"error": "temporarily_unavailable"}"#, statusCode: status)) } }
+            server.state.withLock { $0.tokenResponse = { _ in .success(.json(#"{"error": "temporarily_unavailable"}"#, statusCode: status)) } }
             let saved = Credentials(accessToken: "old", refreshToken: "r")
             let store = InMemoryCredentialStore(saved)
             let events = Recorder<AuthenticationEvent.Kind>()
@@ -192,7 +192,7 @@ final class AuthenticatorGuaranteeTests: XCTestCase {
     func test_aProactiveRefreshRefusedWithInvalidGrant_doesNotFallBackOnTheOldToken() async throws {
         server.state.withLock { state in
             state.valid = ["still-valid"]
-            state.tokenAnswer = { _ in .success(.json(#"{"error": "invalid_grant"}"#, statusCode: 400)) }
+            state.tokenResponse = { _ in .success(.json(#"{"error": "invalid_grant"}"#, statusCode: 400)) }
         }
         let start = Date()
         let clock = Locked(start)

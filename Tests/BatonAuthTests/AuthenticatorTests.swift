@@ -45,7 +45,7 @@ final class AuthenticatorTests: XCTestCase {
         return nil
     }
 
-    // MARK: Login and the token answer
+    // MARK: Login and the token response
 
     func test_logIn_postsThePasswordGrant_andReadsRFC6749Fields() async throws {
         let authenticator = try makeAuthenticator { $0.scope = "orders reviews" }
@@ -75,14 +75,14 @@ final class AuthenticatorTests: XCTestCase {
     }
 
     func test_logIn_refusesATokenTypeOtherThanBearer() async throws {
-        server.state.withLock { $0.tokenAnswer = { _ in .success(.json(#"{"access_token": "a", "token_type": "mac"}"#)) } }
+        server.state.withLock { $0.tokenResponse = { _ in .success(.json(#"{"access_token": "a", "token_type": "mac"}"#)) } }
         let error = await authenticationError(try makeAuthenticator().logIn(username: "u", password: "p"))
         XCTAssertEqual(error?.kind, .loginFailed)
         XCTAssertTrue(error?.description.contains("\"mac\" token") ?? false, error?.description ?? "")
     }
 
     func test_logIn_readsAnExpiresInSentAsAString_andCustomFieldNames() async throws {
-        server.state.withLock { $0.tokenAnswer = { _ in .success(.json(#"{"token": "t", "rt": "r", "ttl": "120"}"#)) } }
+        server.state.withLock { $0.tokenResponse = { _ in .success(.json(#"{"token": "t", "rt": "r", "ttl": "120"}"#)) } }
         let authenticator = try makeAuthenticator { $0.fields = TokenResponseFields(accessToken: "token", refreshToken: "rt", expiresIn: "ttl") }
         let credentials = try await authenticator.logIn(username: "u", password: "p").value
         XCTAssertEqual(credentials.accessToken, "t")
@@ -91,7 +91,7 @@ final class AuthenticatorTests: XCTestCase {
     }
 
     func test_logIn_failure_neverShowsThePassword() async throws {
-        server.state.withLock { $0.tokenAnswer = { _ in .success(.json(#"{"error": "invalid_grant"}"#, statusCode: 400)) } }
+        server.state.withLock { $0.tokenResponse = { _ in .success(.json(#"{"error": "invalid_grant"}"#, statusCode: 400)) } }
         let error = await authenticationError(try makeAuthenticator().logIn(username: "u", password: "hunter2"))
         XCTAssertEqual(error?.errorCode, "invalid_grant")
         XCTAssertEqual(error?.description, "Logging in failed: the token endpoint answered 400 Bad Request (invalid_grant): the username or password is wrong.")
@@ -147,7 +147,7 @@ final class AuthenticatorTests: XCTestCase {
     func test_aRefreshAnswerWithoutARefreshToken_keepsTheOldOne() async throws {
         let authenticator = try makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "keep-me"))
         server.state.withLock { state in
-            state.tokenAnswer = { number in .success(.json("{\"access_token\": \"new-\(number)\"}")) }
+            state.tokenResponse = { number in .success(.json("{\"access_token\": \"new-\(number)\"}")) }
             state.valid = ["new-1"]
         }
 
@@ -222,7 +222,7 @@ final class AuthenticatorTests: XCTestCase {
     }
 
     func test_aRefreshThatFailsInTransit_keepsTheCredentials_andEndsNoSession() async throws {
-        server.state.withLock { $0.tokenAnswer = { _ in .failure(URLError(.timedOut)) } }
+        server.state.withLock { $0.tokenResponse = { _ in .failure(URLError(.timedOut)) } }
         let authenticator = try makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "r"))
         let error = await authenticationError(order(try makeClient(authenticator)))
         XCTAssertEqual(error?.kind, .refreshFailed)
@@ -233,7 +233,7 @@ final class AuthenticatorTests: XCTestCase {
     }
 
     func test_aRefusedRefreshToken_endsTheSession_withoutShowingIt() async throws {
-        server.state.withLock { $0.tokenAnswer = { _ in .success(.json(#"{"error": "invalid_grant"}"#, statusCode: 400)) } }
+        server.state.withLock { $0.tokenResponse = { _ in .success(.json(#"{"error": "invalid_grant"}"#, statusCode: 400)) } }
         let authenticator = try makeAuthenticator(saved: Credentials(accessToken: "old", refreshToken: "secret-refresh"))
         let client = try makeClient(authenticator)
         let error = await authenticationError(order(client))
@@ -257,7 +257,7 @@ final class AuthenticatorTests: XCTestCase {
     }
 
     func test_aRedirectingTokenEndpoint_isNotFollowed() async throws {
-        server.state.withLock { $0.tokenAnswer = { _ in .success(HTTPResponse(statusCode: 307, headers: ["Location": "http://evil.example/token"])) } }
+        server.state.withLock { $0.tokenResponse = { _ in .success(HTTPResponse(statusCode: 307, headers: ["Location": "http://evil.example/token"])) } }
         let error = await authenticationError(try makeAuthenticator().logIn(username: "u", password: "p"))
         XCTAssertEqual(error?.response?.statusCode, 307)
         XCTAssertEqual(server.tokenRequestCount, 1)
@@ -299,7 +299,7 @@ final class AuthenticatorTests: XCTestCase {
     func test_anEarlyRefreshThatFails_sendsTheStillValidToken() async throws {
         server.state.withLock { state in
             state.valid = ["still-valid"]
-            state.tokenAnswer = { _ in .failure(URLError(.notConnectedToInternet)) }
+            state.tokenResponse = { _ in .failure(URLError(.notConnectedToInternet)) }
         }
         let start = Date()
         let clock = Locked(start)

@@ -8,7 +8,7 @@ import FoundationNetworking
 import TestSupport
 import XCTest
 
-/// A token endpoint and an API behind one stub transport, whose answers each test shapes: the
+/// A token endpoint and an API behind one stub transport, whose responses each test shapes: the
 /// authenticator's own logic, without sockets (the integration tests cover the real server).
 final class FakeAuthServer: Sendable {
     struct State {
@@ -18,8 +18,8 @@ final class FakeAuthServer: Sendable {
         var tokenBodies: [String] = []
         /// The `Authorization` of every API request, in the order they arrived ("" for none).
         var apiAuthorizations: [String] = []
-        /// What `POST /token` answers; by default a new RFC 6749 token.
-        var tokenAnswer: ((Int) -> Result<HTTPResponse, URLError>)?
+        /// What `POST /token` responses; by default a new RFC 6749 token.
+        var tokenResponse: ((Int) -> Result<HTTPResponse, URLError>)?
         /// What a refused API request gets.
         var refusal = HTTPResponse(statusCode: 401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
         /// Whether newly issued tokens work (false: the server refuses every token).
@@ -38,7 +38,7 @@ final class FakeAuthServer: Sendable {
                     state.tokenBodies.append(text)
                     state.issued += 1
                     let number = state.issued
-                    if let custom = state.tokenAnswer { return custom(number) }
+                    if let custom = state.tokenResponse { return custom(number) }
                     if state.acceptsNewTokens { state.valid.insert("access-\(number)") }
                     return .success(.json("{\"access_token\": \"access-\(number)\", \"token_type\": \"bearer\", \"expires_in\": 3600, \"refresh_token\": \"refresh-\(number)\"}"))
                 }

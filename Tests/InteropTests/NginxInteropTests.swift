@@ -224,7 +224,7 @@ final class NginxInteropTests: XCTestCase {
     }
 
     /// A client that keeps values and revalidates them asks nginx again with the stored ETag:
-    /// nginx's `304` answers with the stored book, no body on the wire.
+    /// nginx's `304` responses with the stored book, no body on the wire.
     func test_aStoredBook_isRevalidatedByNginx_with304_andTheStoredValue() async throws {
         let store = InMemoryEntityStore()
         let client = try Client(baseURL: nginx, transport: HTTP1Transport()) {
@@ -233,9 +233,9 @@ final class NginxInteropTests: XCTestCase {
             $0.revalidatesStoredValues = true
         }
         let book = Request<Book>(.get, "book.json", query: [URLQueryItem(name: "t", value: token)])
-        let first = try await client.answer(for: book).value
+        let first = try await client.fetch(book).value
 
-        let second = try await client.answer(for: book).value
+        let second = try await client.fetch(book).value
 
         XCTAssertEqual(first.value, Book(id: 1, title: "吾輩は猫である", author: "夏目漱石"))
         XCTAssertFalse(first.isRevalidated)

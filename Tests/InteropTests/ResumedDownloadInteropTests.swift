@@ -21,7 +21,7 @@ final class ResumedDownloadInteropTests: XCTestCase {
             $0.retryPolicy = RetryPolicy(baseDelay: .milliseconds(10))
             $0.monitors = [events]
         }
-        // The relay cuts the first answer to this target after `cut` bytes, head included.
+        // The relay cuts the first response to this target after `cut` bytes, head included.
         let download = Request<Data>(.get, "big.bin", query: [URLQueryItem(name: "t", value: token), URLQueryItem(name: "cut", value: "\(cut)")])
 
         let file = try await client.download(download, to: folder.appending(path: "big.bin")).value

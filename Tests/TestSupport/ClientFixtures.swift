@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 import XCTest
 
-// Shared helpers of the client tests: the API's values, fixed answers, and the stubs, monitors,
+// Shared helpers of the client tests: the API's values, fixed responses, and the stubs, monitors,
 // adapters and retriers the tests drive the client with.
 
 // MARK: - Models
@@ -140,7 +140,7 @@ package final class RecordingMonitor: ClientMonitor {
     }
 }
 
-/// A retrier that logs "`name` `attempt`" and answers `decision`.
+/// A retrier that logs "`name` `attempt`" and responses `decision`.
 package struct ScriptedRetrier: RequestRetrier {
     package var name: String
     package var decision: RetryDecision

@@ -6,13 +6,13 @@ import BatonPromise
 import BatonClient
 
 /// The authenticator's exchanges with the token endpoint: the password grant, refreshes, and what
-/// their answers mean.
+/// their responses mean.
 extension Authenticator {
     /// Logs in with the resource owner password credentials grant (RFC 6749 §4.3) and returns the
     /// new credentials, which every request then uses; they are saved in the store.
     ///
     /// Fails with an ``AuthenticationError`` of kind ``AuthenticationError/Kind/loginFailed``,
-    /// with the token endpoint's answer when there was one (`invalid_grant` for a wrong password).
+    /// with the token endpoint's response when there was one (`invalid_grant` for a wrong password).
     /// The password is sent in the form body and kept nowhere.
     public func logIn(username: String, password: String) -> Promise<Credentials> {
         var fields: [(name: String, value: String)] = [("grant_type", "password"), ("username", username), ("password", password)]
@@ -22,8 +22,8 @@ extension Authenticator {
             switch result {
             case .success(let response):
                 guard (200..<300).contains(response.statusCode) else { throw AuthenticationError(.loginFailed, response: response) }
-                do throws(TokenAnswer.Unusable) {
-                    credentials = try TokenAnswer.credentials(from: response, fields: configuration.fields, previousRefreshToken: nil, now: now())
+                do throws(TokenResponseReading.Unusable) {
+                    credentials = try TokenResponseReading.credentials(from: response, fields: configuration.fields, previousRefreshToken: nil, now: now())
                 } catch {
                     throw AuthenticationError(.loginFailed, detail: error.reason)
                 }
@@ -77,8 +77,8 @@ extension Authenticator {
     private func refreshResult(_ result: Result<HTTPResponse, any Error>, previousRefreshToken: String) -> Result<Credentials, AuthenticationError> {
         switch result {
         case .success(let response) where (200..<300).contains(response.statusCode):
-            do throws(TokenAnswer.Unusable) {
-                return .success(try TokenAnswer.credentials(
+            do throws(TokenResponseReading.Unusable) {
+                return .success(try TokenResponseReading.credentials(
                     from: response, fields: configuration.fields, previousRefreshToken: previousRefreshToken, now: Date()
                 ))
             } catch {

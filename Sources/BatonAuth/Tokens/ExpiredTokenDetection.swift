@@ -6,7 +6,7 @@ import BatonClient
 ///
 /// Only a `401` can match the built-in rules. A `403`, a `401` challenging for
 /// `insufficient_scope`, and a `401` with no error (what servers answer when no credentials were
-/// sent) are never taken for an expired token: a new token would not change the answer.
+/// sent) are never taken for an expired token: a new token would not change the response.
 ///
 /// ```swift
 /// configuration.expiredToken = .bearerChallenge                    // RFC 6750 servers only
@@ -35,7 +35,7 @@ public struct ExpiredTokenDetection: Sendable {
     public static func bodyMessage(_ value: String = "invalid_token", field: String = "message") -> ExpiredTokenDetection {
         ExpiredTokenDetection { response in
             guard response.statusCode == 401 else { return false }
-            return TokenAnswer.string(field, in: response.body) == value
+            return TokenResponseReading.string(field, in: response.body) == value
         }
     }
 

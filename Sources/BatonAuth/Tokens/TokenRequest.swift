@@ -1,8 +1,8 @@
 import Foundation
 import BatonClient
 
-/// A request to the token endpoint (RFC 6749 §4.3 and §6): a form post whose answer is read
-/// whatever its status, since an error answer carries the reason.
+/// A request to the token endpoint (RFC 6749 §4.3 and §6): a form post whose response is read
+/// whatever its status, since an error response carries the reason.
 struct TokenRequest: Endpoint {
     typealias Response = HTTPResponse
 

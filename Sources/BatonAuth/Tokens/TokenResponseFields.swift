@@ -1,4 +1,4 @@
-/// The names of the fields of a token endpoint's JSON answer. The defaults are RFC 6749 §5.1's.
+/// The names of the fields of a token endpoint's JSON response. The defaults are RFC 6749 §5.1's.
 ///
 /// ```swift
 /// // An API that answers {"token": "...", "refresh_token": "...", "expires_in": 60}
@@ -7,7 +7,7 @@
 public struct TokenResponseFields: Sendable, Hashable {
     /// The access token. Default `access_token`.
     public var accessToken: String
-    /// The refresh token; an answer without one keeps the refresh token held before (RFC 6749 §6).
+    /// The refresh token; a response without one keeps the refresh token held before (RFC 6749 §6).
     /// Default `refresh_token`.
     public var refreshToken: String
     /// The access token's lifetime in seconds. Default `expires_in`.

@@ -44,7 +44,7 @@ enum AuthSuite {
         )]
     }
 
-    /// Seconds from sending `requests` calls at once to the last one's answer, with a freshly
+    /// Seconds from sending `requests` calls at once to the last one's response, with a freshly
     /// logged-in authenticator whose token `expired` or not.
     private static func measure(_ server: DemoServer, requests: Int, expired: Bool) throws -> Double {
         let authenticator = try Authenticator(tokenURL: server.baseURL.appending(path: "tokens")) {

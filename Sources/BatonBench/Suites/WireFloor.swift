@@ -29,7 +29,7 @@ enum WireFloor {
                 var buffer = [UInt8](repeating: 0, count: 64 << 10)
                 while remaining.take() {
                     guard request.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, 0) }) == request.count,
-                          readAnswer(socket, into: &buffer) else { fatalError("baton-bench: the floor's request failed") }
+                          readResponse(socket, into: &buffer) else { fatalError("baton-bench: the floor's request failed") }
                 }
             }.start()
         }
@@ -59,8 +59,8 @@ enum WireFloor {
         return socket
     }
 
-    /// Reads one answer: its head, then as many bytes as its `Content-Length` says.
-    private static func readAnswer(_ socket: Int32, into buffer: inout [UInt8]) -> Bool {
+    /// Reads one response: its head, then as many bytes as its `Content-Length` says.
+    private static func readResponse(_ socket: Int32, into buffer: inout [UInt8]) -> Bool {
         var filled = 0
         var headEnd: Int?
         var bodyLength = 0

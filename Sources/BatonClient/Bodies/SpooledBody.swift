@@ -25,7 +25,7 @@ final class SpooledBody: Sendable {
                     failure = error
                 }
                 // Ended before the call can go on: a call that then ends at once (a stub's
-                // answer) finds both parts over and removes the file before its caller resumes.
+                // response) finds both parts over and removes the file before its caller resumes.
                 end(\.writing)
                 if let failure {
                     reject(APIError.invalidRequest(request, field: "body", reason: failure.reason))

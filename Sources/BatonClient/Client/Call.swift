@@ -18,9 +18,9 @@ import BatonWire
 /// outcome. A new feature plugs in as a stage or a hook, not as a branch here.
 ///
 /// A call costs one promise of its own plus one per hop (the stages subscribe to the transport's
-/// promise directly), which matters on a session's delegate queue, where every answer of a client
+/// promise directly), which matters on a session's delegate queue, where every response of a client
 /// is handled in turn. `Output` is the decoded value (``Client/send(_:)``), the value with its
-/// response (``Client/answer(for:offline:)``), or what a ``CallDestination`` makes of a body that
+/// response (``Client/fetch(_:offline:)``), or what a ``CallDestination`` makes of a body that
 /// went to a file or a stream (a download's file, a stream's end).
 final class Call<E: Endpoint, Output: Sendable>: Sendable {
     private let context: CallContext
@@ -34,7 +34,7 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
     private let exchange: Exchange
     private let processing: ResponseProcessing<E>
     /// Asked before the retriers: whether a failed attempt may be retried at all. A stream's
-    /// connection may not, once its answer is under way (elements were handed on).
+    /// connection may not, once its response is under way (elements were handed on).
     private let mayRetry: @Sendable () -> Bool
     /// Whether the client's deadline applies: not to a stream, which may rightly last for hours.
     private let hasDeadline: Bool
@@ -109,7 +109,7 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
         guard !adapters.isEmpty else { return send(prepared.urlRequest, attempt: number, prepared) }
         let retries = latest.withLock(annotating: self) { $0.retries }
         let context = AttemptContext(request: prepared.summary, attempt: number, retries: retries)
-        Interception.adapt(prepared.urlRequest, by: adapters[...], context: context).answer(for: outcome) { [self] result in
+        Interception.adapt(prepared.urlRequest, by: adapters[...], context: context).whenReady(for: outcome) { [self] result in
             do {
                 let request = try result.get()
                 try HeaderSyntax.validateHeaders(of: request, summary: prepared.summary, setBy: " (set by an adapter)")
@@ -200,7 +200,7 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
         let (sent, retries) = latest.withLock(annotating: self) { ($0.request, $0.retries) }
         let request = sent ?? prepared.urlRequest
         let context = AttemptContext(request: summary, attempt: number, response: (error as? APIError)?.response, retries: retries)
-        Interception.decide(request, failedWith: error, by: retriers[...], context: context).answer(for: outcome) { [self] result in
+        Interception.decide(request, failedWith: error, by: retriers[...], context: context).whenReady(for: outcome) { [self] result in
             decided(result, attempt: number, prepared, error: error)
         }
     }

@@ -25,7 +25,7 @@ struct CallDestination<Output: Sendable>: Sendable {
 /// What a call makes of a validated response.
 enum CallProduct<E: Endpoint, Output: Sendable>: Sendable {
     /// The endpoint decodes the body, and the value (with the response) becomes the output:
-    /// ``Client/send(_:)``, ``Client/answer(for:offline:)``.
+    /// ``Client/send(_:)``, ``Client/fetch(_:offline:)``.
     case decoded(@Sendable (E.Response, HTTPResponse) -> Output)
     /// The body went to a file or a stream, which makes the output.
     case destination(CallDestination<Output>)

@@ -61,19 +61,19 @@ extension Client {
         /// The queue the client settles its promises and reports their progress on, such as
         /// `.main` for an app whose handlers update the screen: handlers added without a queue
         /// then run there, and so do the steps chained after them. `nil` (the default) settles
-        /// on whichever thread the answer arrived on. A handler added to a promise that has
+        /// on whichever thread the response arrived on. A handler added to a promise that has
         /// already settled still runs at once, on the thread adding it.
         public var deliveryQueue: DispatchQueue?
         /// Where decoded ``StoredEntity`` values (and arrays of them) are saved, upserted by id,
-        /// before their call fulfils; also what ``Client/answer(for:offline:)`` answers from when
+        /// before their call fulfils; also what ``Client/fetch(_:offline:)`` responses from when
         /// the network fails. `nil` (the default) saves nothing.
         public var store: (any EntityStore)?
         /// Whether a `GET` whose decoded value is in ``store`` asks the server whether it changed
-        /// rather than for the value again: the validator of the answer it was saved from (`ETag`,
+        /// rather than for the value again: the validator of the response it was saved from (`ETag`,
         /// `Last-Modified`) goes as `If-None-Match` / `If-Modified-Since`, and a `304 Not
-        /// Modified` answers with the stored value, untouched (``Answer/isRevalidated``), no body
-        /// crossing the wire; a `200` replaces it. An answer marked `Cache-Control: no-store`
-        /// keeps no validator (its value is still saved, for ``Client/answer(for:offline:)``).
+        /// Modified` responses with the stored value, untouched (``Fetched/isRevalidated``), no body
+        /// crossing the wire; a `200` replaces it. A response marked `Cache-Control: no-store`
+        /// keeps no validator (its value is still saved, for ``Client/fetch(_:offline:)``).
         /// Validators are kept in the store, beside the entities, one per URL, with a hash of the
         /// credentials (`Authorization`, `Cookie`) they were asked with: a call with other
         /// credentials (another account, a refreshed token) asks for the whole value again, so
@@ -89,9 +89,9 @@ extension Client {
         public var responseHooks: [any ResponseHook] = []
 
         /// Whether a `GET` sent while the same `GET` is in flight (the same URL and header
-        /// fields, after the adapters: `Authorization` included) waits for that one's answer
+        /// fields, after the adapters: `Authorization` included) waits for that one's response
         /// rather than sending its own: a list that five views fetch at once is fetched once.
-        /// Each call still validates and decodes the answer, and runs its own handlers; one call
+        /// Each call still validates and decodes the response, and runs its own handlers; one call
         /// cancelling leaves the request running for the others, and it stops when all of them
         /// have cancelled; pausing a call does not pause the request the others wait for.
         /// Requests with a body, downloads and streams are never merged. A call that joined
@@ -108,7 +108,7 @@ extension Client {
         /// 10 MB: a few phone photos fit in memory, a video does not.
         public static let defaultMultipartMemoryThreshold = 10_000_000
 
-        /// 32 MiB: far above any JSON answer or photo, and low enough that a few dozen calls at
+        /// 32 MiB: far above any JSON response or photo, and low enough that a few dozen calls at
         /// once fit in a phone's memory (``TransferOptions/defaultMaximumResponseSize``).
         public static let defaultMaximumResponseSize = TransferOptions.defaultMaximumResponseSize
 

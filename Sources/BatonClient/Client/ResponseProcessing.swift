@@ -1,12 +1,12 @@
 import Dispatch
 import Foundation
 
-/// The process stage of a call: an answer that came back is validated against its endpoint
+/// The process stage of a call: a response that came back is validated against its endpoint
 /// (status, then content type), decoded, then handed to the response hooks, saving decoded
 /// entities to the client's store being one of them.
 ///
 /// Validation and decoding fail the attempt, which the retriers may then retry (a `503`, say);
-/// a hook that fails fails the call itself, since the answer was good. A downloaded body's
+/// a hook that fails fails the call itself, since the response was good. A downloaded body's
 /// temporary file is gone once decoding is over, moved into place or removed.
 struct ResponseProcessing<E: Endpoint>: Sendable {
     let endpoint: E
@@ -33,7 +33,7 @@ struct ResponseProcessing<E: Endpoint>: Sendable {
     }
 
     /// Runs the response hooks on `value`, then `completion`: at once when no hook wants it, else
-    /// off the caller's queue (the session's, which every answer of the client waits for), since
+    /// off the caller's queue (the session's, which every response of the client waits for), since
     /// saving writes files.
     func keep<Value: Sendable>(
         _ value: Value, from response: HTTPResponse, summary: RequestSummary, revalidation: RevalidationContext? = nil,

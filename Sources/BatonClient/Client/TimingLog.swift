@@ -8,9 +8,9 @@ struct TimingLog {
         var started: Instant
         var adapted: Instant?
         var transfer = TransferTimer.Marks()
-        /// The answer is in (a successful exchange).
+        /// The response is in (a successful exchange).
         var completed: Instant?
-        /// The answer is decoded and kept.
+        /// The response is decoded and kept.
         var processed: Instant?
         /// The attempt ended: processed, or failed.
         var ended: Instant?
@@ -31,7 +31,7 @@ struct TimingLog {
         mutateLast { $0.adapted = .now }
     }
 
-    /// The exchange is over: the answer is in (`answered`), or it failed.
+    /// The exchange is over: the response is in (`answered`), or it failed.
     mutating func exchanged(transfer: TransferTimer.Marks, answered: Bool) {
         let now = ContinuousClock.now
         mutateLast { attempt in
@@ -40,7 +40,7 @@ struct TimingLog {
         }
     }
 
-    /// The answer is decoded and kept: the attempt succeeded.
+    /// The response is decoded and kept: the attempt succeeded.
     mutating func processed() {
         let now = ContinuousClock.now
         mutateLast { attempt in

@@ -12,8 +12,8 @@ extension Client {
     ///
     /// The body is written to a file as it arrives, so a download of any size takes little
     /// memory; ``Configuration/maximumResponseSize`` does not apply to it (it still bounds an
-    /// error's answer). Status and content type are validated as for ``send(_:)``: an error
-    /// answer never reaches `destination`. Progress counts the bytes of the file. Cancelling
+    /// error's response). Status and content type are validated as for ``send(_:)``: an error
+    /// response never reaches `destination`. Progress counts the bytes of the file. Cancelling
     /// stops the transfer.
     ///
     /// **Resuming.** A transfer cut short is taken up where it stopped when the retry policy
@@ -25,8 +25,8 @@ extension Client {
     /// goes back. The file is whole when the call fulfils: its size is the representation's
     /// length, and its SHA-256 the one the server names (`Repr-Digest`, which Baton asks for with
     /// `Want-Repr-Digest`), or the attempt fails and the next starts over (a digest of a
-    /// content-coded answer names the coded bytes, and is not checked). ``HTTP1Transport``
-    /// keeps what arrived of a cut transfer; other transports, only whole answers. With
+    /// content-coded response names the coded bytes, and is not checked). ``HTTP1Transport``
+    /// keeps what arrived of a cut transfer; other transports, only whole responses. With
     /// ``DownloadOptions/keepsPartialFile``, what arrived survives the call, and a later one
     /// goes on from it; one such download to a destination runs at a time in a process (a second
     /// fails at once, as ``APIError/Kind/invalidRequest``, and so does one whose kept file or

@@ -8,7 +8,7 @@ import BatonWire
 /// The checks of a download's file once whole, and the digest that goes with it from one attempt
 /// to the next.
 extension ResumableDownload {
-    /// Whether the answer now filling the file names a digest, which the transport then computes.
+    /// Whether the response now filling the file names a digest, which the transport then computes.
     var wantsDigest: Bool { state.withLock(annotating: self) { $0.named != nil } }
 
     /// A cut transfer's digest, covering the first `covering` bytes of the file, for the next
@@ -30,7 +30,7 @@ extension ResumableDownload {
         state.withLock(annotating: self) { $0.computed = digest }
     }
 
-    /// Checks the file, once an answer filled it: its size against the representation's length,
+    /// Checks the file, once a response filled it: its size against the representation's length,
     /// its SHA-256 against the one named (computed now if the transport did not).
     ///
     /// - Throws: `URLError(.badServerResponse)` saying what is wrong; the file is emptied, so

@@ -13,7 +13,7 @@ extension ResumableDownload {
     func adopt(_ response: HTTPResponse) throws {
         let placement = try accept(status: response.statusCode, headers: { response.value(forHeader: $0) })
         try whileCurrent {
-            // A whole answer in a file of its own becomes the download's file, in one step.
+            // A whole response in a file of its own becomes the download's file, in one step.
             if placement.offset == 0, let body = response.bodyFile, rename(body.path, file.path) == 0 { return }
             let output = FileHandle(fileDescriptor: try PrivateFile.openExisting(file.path), closeOnDealloc: true)
             defer { try? output.close() }

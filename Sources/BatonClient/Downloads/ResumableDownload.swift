@@ -27,7 +27,7 @@ import BatonWire
 ///   itself, where the head says, and only whole responses count.
 ///
 /// Checks:
-/// - a `206` must start exactly where the file ends (its `Content-Range`), or the answer is
+/// - a `206` must start exactly where the file ends (its `Content-Range`), or the response is
 ///   refused and the next attempt starts over;
 /// - any other `2xx` (the server ignored the range, or the file changed and `If-Range` did not
 ///   match) starts over, and says so (`startedOver`);
@@ -59,14 +59,14 @@ public final class ResumableDownload: Sendable {
         var total: Int64?
         /// Where the range asked by the attempt on the wire starts; 0 when none was asked.
         var asked: Int64 = 0
-        /// The SHA-256 the answer filling the file names, if any.
+        /// The SHA-256 the response filling the file names, if any.
         var named: [UInt8]?
         /// The SHA-256 of the whole file, as the transport computed it while writing.
         var computed: [UInt8]?
         /// The call is over: a transport still going may not make the file again.
         var ended = false
         /// Whether the endpoint asks for a range of its own (`nil` until the first attempt): the
-        /// answer is then written as it is, never resumed.
+        /// response is then written as it is, never resumed.
         var userRange: Bool?
         /// The digest of a cut transfer's bytes, and how many bytes of the file it covers: the
         /// next attempt goes on from it rather than reading the file again.
@@ -106,7 +106,7 @@ public final class ResumableDownload: Sendable {
             if state.userRange == nil { state.userRange = hasRange }
             return state.userRange!
         }
-        // The endpoint's own range: its answer is the file, as asked.
+        // The endpoint's own range: its response is the file, as asked.
         guard !userRange else { return }
         // Only a request that asked for a range before (a 416's) is changed: on Linux a URLRequest
         // changed is copied whole.
@@ -135,15 +135,15 @@ public final class ResumableDownload: Sendable {
         state.withLock(annotating: self) { $0.asked = have }
     }
 
-    /// Where the body of a `2xx` answer goes in the file, as its head says: after the bytes there
+    /// Where the body of a `2xx` response goes in the file, as its head says: after the bytes there
     /// for a `206` that starts where they end, from the start for any other. The file is cut to
-    /// that offset, so what follows is the answer's.
+    /// that offset, so what follows is the response's.
     ///
     /// - Throws: `URLError(.badServerResponse)` for a `206` that is not the range asked (the
     ///   file is emptied: the next attempt starts over).
     public func accept(status: Int, headers: (String) -> String?) throws(URLError) -> (offset: Int64, total: Int64?) {
         let (asked, ended, userRange, known) = state.withLock(annotating: self) { ($0.asked, $0.ended, $0.userRange ?? false, ($0.validator, $0.total)) }
-        // The call is over (cancelled): a late answer changes nothing, the record least of all.
+        // The call is over (cancelled): a late response changes nothing, the record least of all.
         guard !ended else { throw URLError(.cancelled) }
         if userRange {
             try cut(at: 0)
@@ -193,9 +193,9 @@ public final class ResumableDownload: Sendable {
         return (0, total)
     }
 
-    /// What `If-Range` may name for an answer with `headers` (RFC 9110 §13.1.5): its strong
+    /// What `If-Range` may name for a response with `headers` (RFC 9110 §13.1.5): its strong
     /// `ETag`; without one, its `Last-Modified` when that is a strong validator, a second or more
-    /// before the answer's `Date`. A weak `ETag`, or a date that may name two versions, cannot
+    /// before the response's `Date`. A weak `ETag`, or a date that may name two versions, cannot
     /// be resumed from.
     static func validator(in headers: (String) -> String?) -> String? {
         if let etag = headers("ETag") { return etag.hasPrefix("\"") ? etag : nil }

@@ -27,7 +27,7 @@ import Foundation
 /// ```
 ///
 /// Responses decode as JSON when ``Response`` is `Decodable`; `Data` and `String` receive the
-/// body as it is, and `Void` ignores it (for `204 No Content` and other empty answers).
+/// body as it is, and `Void` ignores it (for `204 No Content` and other empty responses).
 public protocol Endpoint: Sendable {
     /// What the call answers, once decoded.
     associatedtype Response: Sendable

@@ -2,7 +2,7 @@ import Foundation
 
 /// Keys for `Idempotency-Key` (the IETF httpapi draft): one per logical request, made once and
 /// sent with every attempt of it, so that a server that honours keys stores a photo once even
-/// when its answer was lost and the upload was sent again.
+/// when its response was lost and the upload was sent again.
 ///
 /// ```swift
 /// var review = Request<Review>(.post, "facilities/1/reviews", body: .json(newReview))

@@ -75,11 +75,11 @@ public struct AttemptTimings: Sendable {
     public let securing: Duration?
     /// Writing the request, its body included.
     public let sending: Duration?
-    /// From the request's last byte to the answer's first: the server at work.
+    /// From the request's last byte to the response's first: the server at work.
     public let waiting: Duration?
-    /// Reading the rest of the answer.
+    /// Reading the rest of the response.
     public let receiving: Duration?
-    /// Validating and decoding the answer, saving it to the store, running the response hooks.
+    /// Validating and decoding the response, saving it to the store, running the response hooks.
     public let processing: Duration?
     /// The wait after this attempt failed, before the next one started; `nil` for the last.
     public let retryWait: Duration?

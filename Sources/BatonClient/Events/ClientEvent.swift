@@ -38,8 +38,8 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
         /// ``Client/Configuration/failsCallsWhenStoreFails`` is set.
         public static let storeFailed = Kind(name: "storeFailed")
         /// The call failed on the network (``ClientEvent/error``) and answered from the client's
-        /// store instead (see ``Client/answer(for:offline:)``).
-        public static let answeredFromStore = Kind(name: "answeredFromStore")
+        /// store instead (see ``Client/fetch(_:offline:)``).
+        public static let servedFromStore = Kind(name: "servedFromStore")
         /// A download threw away what had arrived and started over: the file changed on the server,
         /// the server sent it whole rather than the rest, or it was not whole when checked.
         /// ``ClientEvent/reason`` says which; the call's progress goes back with it.
@@ -66,7 +66,7 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
     /// What goes on the wire, for ``Kind/attemptStarted``.
     public let urlRequest: URLRequest?
     /// The failure, for ``Kind/retrying`` (the attempt's), ``Kind/failed`` (the call's),
-    /// ``Kind/storeFailed`` (the store's) and ``Kind/answeredFromStore`` (the network's).
+    /// ``Kind/storeFailed`` (the store's) and ``Kind/servedFromStore`` (the network's).
     public let error: (any Error)?
     /// How long the client waits before the next attempt, for ``Kind/retrying``.
     public let delay: Duration?
@@ -138,8 +138,8 @@ public struct ClientEvent: Sendable, CustomStringConvertible {
     }
 
     /// The event of a call to `request` answered from the store after the network failed with `error`.
-    static func answeredFromStore(_ request: RequestSummary, error: any Error) -> ClientEvent {
-        ClientEvent(.answeredFromStore, request, error: error)
+    static func servedFromStore(_ request: RequestSummary, error: any Error) -> ClientEvent {
+        ClientEvent(.servedFromStore, request, error: error)
     }
 
     /// The event of a download to `request` having started over, for `reason`.

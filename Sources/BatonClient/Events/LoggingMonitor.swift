@@ -59,7 +59,7 @@ public struct LoggingMonitor: ClientMonitor {
             write("✗ \(request) failed after \(Self.plural(event.attempts ?? 0, "attempt")): \(Self.text(of: event.error, redaction))\(Self.text(of: event.timings))")
         case .storeFailed:
             write("! \(request): not saved to the store: \(Self.text(of: event.error, redaction))")
-        case .answeredFromStore:
+        case .servedFromStore:
             write("↺ \(request) answered from the store: \(Self.text(of: event.error, redaction))")
         case .startedOver:
             write("⟲ \(request) download started over: \(event.reason ?? "")")

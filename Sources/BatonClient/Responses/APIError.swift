@@ -56,7 +56,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         /// (``APIError/maximumResponseSize``, from ``Client/Configuration/maximumResponseSize``);
         /// the transfer was stopped when that became clear.
         public static let responseTooLarge = Kind(name: "responseTooLarge")
-        /// An element of a streamed answer (a server-sent event, a JSON line) grew past the
+        /// An element of a streamed response (a server-sent event, a JSON line) grew past the
         /// stream's ``StreamOptions/maximumElementSize`` (in ``maximumResponseSize``); the stream
         /// was stopped.
         public static let elementTooLarge = Kind(name: "elementTooLarge")
@@ -144,7 +144,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The request did not get a response, for the reason `error` gives; or, with `cutAfter`
-    /// (as in `3 events`), a stream's answer stopped after that much was handed on.
+    /// (as in `3 events`), a stream's response stopped after that much was handed on.
     static func transport(_ request: RequestSummary, _ error: URLError, cutAfter: String? = nil) -> APIError {
         APIError(.transport, request, reason: cutAfter, urlError: error)
     }
@@ -188,7 +188,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         APIError(.responseTooLarge, request, response: response, maximumResponseSize: limit)
     }
 
-    /// A streamed answer's element went past `limit` bytes (`element`: `an event`, `a line`).
+    /// A streamed response's element went past `limit` bytes (`element`: `an event`, `a line`).
     static func elementTooLarge(_ request: RequestSummary, element: String, limit: Int) -> APIError {
         APIError(.elementTooLarge, request, reason: element, maximumResponseSize: limit)
     }
@@ -275,7 +275,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         case .badURL: name = "the URL is not valid"
         default: name = "URLError \(error.code.rawValue)"
         }
-        // Baton's own transport says what happened, such as what was wrong with an answer.
+        // Baton's own transport says what happened, such as what was wrong with a response.
         let detail = error.detail.map { ": \(MessageText.escaped(String($0.prefix(300))))" } ?? ""
         return "\(name)\(detail) (URLError.Code \(error.code.rawValue))"
     }

@@ -1,8 +1,8 @@
-/// A `Content-Range` field of a `206` or `416` answer (RFC 9110 §14.4), in bytes: the first and
+/// A `Content-Range` field of a `206` or `416` response (RFC 9110 §14.4), in bytes: the first and
 /// last byte sent and the representation's complete length, when known.
 ///
 /// Parsed strictly: a field in another unit, with a last byte before its first, or a complete
-/// length the range does not fit in, is `nil`, and its answer is not trusted.
+/// length the range does not fit in, is `nil`, and its response is not trusted.
 import BatonWire
 struct ContentRange: Equatable, Sendable {
     /// The first and last byte sent, both included; `nil` for an unsatisfied range (`bytes */N`).

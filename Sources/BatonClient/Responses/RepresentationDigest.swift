@@ -2,13 +2,13 @@ import Foundation
 
 /// The SHA-256 a server names for the whole representation it sends: `Repr-Digest:
 /// sha-256=:<base64>:` (RFC 9530), or the older `Digest: SHA-256=<base64>` (RFC 3230). A
-/// download whose answer names one is checked against it once whole, however many transfers it
+/// download whose response names one is checked against it once whole, however many transfers it
 /// took (see ``Client/download(_:to:options:)``).
 ///
-/// `Content-Digest` names the digest of the bytes of this one answer instead, which is the
+/// `Content-Digest` names the digest of the bytes of this one response instead, which is the
 /// representation's only for a whole `200` without a content coding; it is read then.
 enum RepresentationDigest {
-    /// The 32 bytes of the SHA-256 named by `headers` for an answer of `status`; `nil` when none
+    /// The 32 bytes of the SHA-256 named by `headers` for a response of `status`; `nil` when none
     /// is named, or when what is named does not parse (an algorithm Baton does not check, a
     /// digest of the wrong length).
     static func sha256(in headers: (String) -> String?, status: Int) -> [UInt8]? {

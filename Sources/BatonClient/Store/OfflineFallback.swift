@@ -1,13 +1,13 @@
-/// What ``Client/answer(for:offline:)`` answers with when the network fails: a value read from
+/// What ``Client/fetch(_:offline:)`` responses with when the network fails: a value read from
 /// the client's store (``Client/Configuration/store``), or nothing.
 ///
 /// ```swift
-/// client.answer(for: Request<Book>(.get, "books/\(id)"), offline: .stored(id: id))
-/// client.answer(for: Request<[Book]>(.get, "books"), offline: .allStored())
-/// client.answer(for: search, offline: .custom { store in try store.readAll(Order.self).filter { $0.name.contains(name) } })
+/// client.fetch(Request<Book>(.get, "books/\(id)"), offline: .stored(id: id))
+/// client.fetch(Request<[Book]>(.get, "books"), offline: .allStored())
+/// client.fetch(search, offline: .custom { store in try store.readAll(Order.self).filter { $0.name.contains(name) } })
 /// ```
 public struct OfflineFallback<Value: Sendable>: Sendable {
-    /// Reads the stored answer; `nil` when there is none.
+    /// Reads the stored response; `nil` when there is none.
     let read: (@Sendable (any EntityStore) throws -> Value?)?
 
     /// No fallback: a network failure fails the call.
@@ -28,7 +28,7 @@ extension OfflineFallback where Value: StoredEntity {
 }
 
 extension OfflineFallback {
-    /// Every stored entity of the array's element type (which may be none: an empty answer).
+    /// Every stored entity of the array's element type (which may be none: an empty response).
     public static func allStored<Entity: StoredEntity>() -> OfflineFallback where Value == [Entity] {
         .custom { store in try store.readAll(Entity.self) }
     }

@@ -2,12 +2,12 @@ import BatonSupport
 import Foundation
 import BatonWire
 
-/// Where a transport hands the body of a streamed answer (``BodyDestination/stream(_:)``), piece
+/// Where a transport hands the body of a streamed response (``BodyDestination/stream(_:)``), piece
 /// by piece as it arrives, instead of keeping it: the client cuts it into elements (server-sent
 /// events, JSON lines) and hands them on to whoever reads the stream.
 ///
-/// A transport asks ``accepts(status:headers:)`` when an answer's head arrives: a `2xx` answer of
-/// the stream's media type is streamed here; any other answer keeps its body in memory as usual,
+/// A transport asks ``accepts(status:headers:)`` when a response's head arrives: a `2xx` response of
+/// the stream's media type is streamed here; any other response keeps its body in memory as usual,
 /// so that the client can fail the call with the start of it. Then it hands each decoded piece
 /// to ``receive(_:canWait:)``, in order.
 ///
@@ -38,7 +38,7 @@ public final class BodyStream: Sendable {
         var lastEventID = ""
         /// The server's reconnection delay (`retry:`), in milliseconds, once it has sent one.
         var retry: Int?
-        /// Answers accepted since the stream began: one per connection that got under way.
+        /// Responses accepted since the stream began: one per connection that got under way.
         var accepted = 0
         /// Elements received since the stream began.
         var received = 0
@@ -56,8 +56,8 @@ public final class BodyStream: Sendable {
 
     // MARK: The transport's side
 
-    /// Whether the answer with `status` and `headers` goes to this stream: a `2xx` answer of the
-    /// stream's media type, while its reader is still there. Each accepted answer starts a new
+    /// Whether the response with `status` and `headers` goes to this stream: a `2xx` response of the
+    /// stream's media type, while its reader is still there. Each accepted response starts a new
     /// body (a reconnection's), cut from its start.
     public func accepts(status: Int, headers: [String: String]) -> Bool {
         guard (200..<300).contains(status) else { return false }
@@ -72,7 +72,7 @@ public final class BodyStream: Sendable {
         }
     }
 
-    /// Takes a piece of an accepted answer's body. With `canWait`, returns only once the reader
+    /// Takes a piece of an accepted response's body. With `canWait`, returns only once the reader
     /// has caught up with what waits for it. `false` when the stream wants no more: its reader is
     /// gone, or an element grew past the limit; the transport then stops the transfer.
     public func receive(_ piece: UnsafeRawBufferPointer, canWait: Bool) -> Bool {
@@ -100,7 +100,7 @@ public final class BodyStream: Sendable {
         return taken && !isClosed
     }
 
-    /// The end of an accepted answer's body: the last element, if the format has one pending
+    /// The end of an accepted response's body: the last element, if the format has one pending
     /// (a last JSON line without its line end).
     ///
     /// A body that `endsAtClose` (no length, no chunking: its end is the connection's close,
@@ -199,8 +199,8 @@ public final class BodyStream: Sendable {
     /// Elements received so far, over every connection.
     var elementsReceived: Int { state.withLock(annotating: self) { $0.received } }
 
-    /// Answers accepted for streaming so far: one per connection that got under way.
-    var acceptedAnswers: Int { state.withLock(annotating: self) { $0.accepted } }
+    /// Responses accepted for streaming so far: one per connection that got under way.
+    var acceptedResponses: Int { state.withLock(annotating: self) { $0.accepted } }
 }
 
 extension StreamedElement {

@@ -2,7 +2,7 @@ import Foundation
 import BatonPromise
 
 extension Client {
-    /// Sends `endpoint`, whose answer is a stream of server-sent events (`text/event-stream`),
+    /// Sends `endpoint`, whose response is a stream of server-sent events (`text/event-stream`),
     /// and hands each event to `each` as it arrives, decoded as the endpoint's response type:
     /// the event itself for ``ServerSentEvent``, its data for `String`, its data as JSON
     /// otherwise. The promise fulfils with the ``StreamEnd`` when the server ends the stream,
@@ -18,13 +18,13 @@ extension Client {
     /// .failure { error, _ in print(error) }
     /// ```
     ///
-    /// The answer is validated before any element: a status the endpoint does not accept, or a
+    /// The response is validated before any element: a status the endpoint does not accept, or a
     /// media type other than `text/event-stream`, fails the call as ``send(_:)`` would, with the
     /// start of the body; an expired token is refreshed and the request sent again. Once the
     /// stream is under way, a dropped connection fails it, or sends it again with
     /// `Last-Event-ID` when ``StreamOptions/reconnects``. `each` runs one element at a time, in
     /// order: on the client's delivery queue if it has one, else where the elements arrive (the
-    /// transport's thread, as a small answer's handlers do); over ``HTTP1Transport``, a handler
+    /// transport's thread, as a small response's handlers do); over ``HTTP1Transport``, a handler
     /// slower than the server holds the server back. Cancelling, pausing and resuming
     /// the promise reach the request. No element is larger than
     /// ``StreamOptions/maximumElementSize``, and the client's deadline does not apply.
@@ -43,7 +43,7 @@ extension Client {
         StreamedElements(context: context, endpoint: endpoint, format: .serverSentEvents, options: options)
     }
 
-    /// Sends `endpoint`, whose answer is JSON lines (`application/x-ndjson`, `application/jsonl`),
+    /// Sends `endpoint`, whose response is JSON lines (`application/x-ndjson`, `application/jsonl`),
     /// and hands each line to `each` as it arrives, decoded as the endpoint's response type.
     /// Blank lines are skipped; a line that does not decode fails the stream with its number (or
     /// is passed over, with ``StreamOptions/skipsUndecodableElements``). Otherwise as

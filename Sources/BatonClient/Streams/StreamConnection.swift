@@ -32,7 +32,7 @@ enum StreamConnection {
     /// user's, ``StubTransport``) hands the whole body here instead: it is cut now, its elements
     /// all at once rather than as they came.
     private static func end(of response: HTTPResponse, in stream: BodyStream, acceptedBefore: Int) throws {
-        if stream.acceptedAnswers == acceptedBefore, !response.body.isEmpty,
+        if stream.acceptedResponses == acceptedBefore, !response.body.isEmpty,
            stream.accepts(status: response.statusCode, headers: response.headers) {
             // Handed over whole by the transport, which vouches for it.
             _ = response.body.withUnsafeBytes { stream.receive($0, canWait: false) }

@@ -15,7 +15,7 @@ enum StreamFormat: Sendable {
     /// JSON lines (`application/x-ndjson`, `application/jsonl`): a value per line.
     case jsonLines
 
-    /// The media types an answer in this format is accepted with.
+    /// The media types a response in this format is accepted with.
     var mediaTypes: [String] {
         switch self {
         case .serverSentEvents: ["text/event-stream"]

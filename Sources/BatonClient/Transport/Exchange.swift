@@ -5,13 +5,13 @@ import FoundationNetworking
 import BatonPromise
 
 /// The exchange stage of a call: one attempt's request sent over the transport, each redirect
-/// followed (or refused) under the client's ``RedirectPolicy``, and the answer held to the size
+/// followed (or refused) under the client's ``RedirectPolicy``, and the response held to the size
 /// limit. What every transport gets, whichever it is: a transport need not follow redirects or
 /// stop at the limit itself to be safe.
 ///
 /// The call waits for each hop's promise, so cancel, pause and resume reach the request on the
 /// wire; a call cancelled between two hops sends nothing more. A failure comes back as the
-/// ``APIError`` that names it (a transport error, a refused redirect, too many of them, an answer
+/// ``APIError`` that names it (a transport error, a refused redirect, too many of them, a response
 /// over the limit); a cancelled transfer, as ``APIError/Kind/cancelled``.
 struct Exchange: Sendable {
     let transport: any Transport
@@ -36,7 +36,7 @@ struct Exchange: Sendable {
         var progress: @Sendable (PromiseProgress) -> Void
         /// A redirect is about to be sent: the request retriers see from now on.
         var redirected: @Sendable (URLRequest) -> Void
-        /// The final answer, or why there is none. Not called when the call was cancelled between
+        /// The final response, or why there is none. Not called when the call was cancelled between
         /// two hops (it has settled already).
         var completed: @Sendable (Result<HTTPResponse, any Error>) -> Void
     }

@@ -58,7 +58,7 @@ public struct RedirectPolicy: Sendable {
 
     /// What to do after `response` answered `request` (sent with `body`).
     enum Step {
-        /// Not a redirect to follow: `response` is the answer.
+        /// Not a redirect to follow: `response` is the response.
         case stop
         /// Send `request` with `body` next.
         case follow(URLRequest, body: TransportBody?)

@@ -6,12 +6,12 @@ import FoundationNetworking
 import BatonPromise
 
 /// The `GET`s of one client in flight, by what makes two of them the same request, so that one
-/// sent while an identical one is on the wire waits for that one's answer instead of sending its
+/// sent while an identical one is on the wire waits for that one's response instead of sending its
 /// own (``Client/Configuration/mergesIdenticalRequests``).
 ///
 /// Two requests are the same when their method, URL and every header field (after the
 /// adapters: `Authorization` included) are, and they ask the same size limit. Each caller gets a
-/// share of the one transfer (``SharedPromise``): its own progress and answer, which it validates
+/// share of the one transfer (``SharedPromise``): its own progress and response, which it validates
 /// and decodes as usual; one caller cancelling leaves the transfer running for the others, and
 /// the transfer stops when every caller has cancelled. Requests with a body, downloads to a file
 /// and streams are never merged.

@@ -23,7 +23,7 @@ import BatonPromise
 /// ```
 ///
 /// Throwing a `URLError` from the closure makes the attempt fail as a transport failure would.
-/// Answers are delivered asynchronously on a global queue, as a real transport's are.
+/// Responses are delivered asynchronously on a global queue, as a real transport's are.
 public final class StubTransport: Transport {
     private let respond: @Sendable (URLRequest, TransportBody?) throws -> HTTPResponse
     private let recorded = Locked<[URLRequest]>([])
@@ -38,9 +38,9 @@ public final class StubTransport: Transport {
         recorded.withLock { $0 }
     }
 
-    /// Records `request` (with a data body in `httpBody`) and answers it with the closure, on a global
-    /// queue: see ``Transport/send(_:body:options:)``. Reports no progress: a stubbed answer
-    /// arrives whole, and nothing is sent. The client holds a stubbed answer to its
+    /// Records `request` (with a data body in `httpBody`) and responses it with the closure, on a global
+    /// queue: see ``Transport/send(_:body:options:)``. Reports no progress: a stubbed response
+    /// arrives whole, and nothing is sent. The client holds a stubbed response to its
     /// ``Client/Configuration/maximumResponseSize`` as it would a real one.
     public func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions = TransferOptions()) -> Promise<HTTPResponse> {
         let sent = request.carrying(body)

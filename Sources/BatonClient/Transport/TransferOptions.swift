@@ -26,7 +26,7 @@ public struct TransferOptions: Sendable, Equatable {
     /// sent, first byte), for the call's timings; `nil` when nobody listens. Not compared by `==`.
     public var timer: TransferTimer?
 
-    /// 32 MiB: far above any JSON answer or photo, and low enough that a few dozen calls at once
+    /// 32 MiB: far above any JSON response or photo, and low enough that a few dozen calls at once
     /// fit in a phone's memory. A client's default too
     /// (``Client/Configuration/defaultMaximumResponseSize``).
     public static let defaultMaximumResponseSize = 32 << 20
@@ -51,7 +51,7 @@ public struct TransferOptions: Sendable, Equatable {
 
 extension TransferOptions {
     /// Whether the bytes received are reported as they arrive rather than once, complete: when
-    /// asked for, and for a request with a body, whose bar follows the answer too.
+    /// asked for, and for a request with a body, whose bar follows the response too.
     func reportsEachPiece(sendingBody: Bool) -> Bool {
         tracksDownloadProgress || sendingBody
     }

@@ -2,7 +2,7 @@ import BatonSupport
 
 /// Where a transport marks the moments of one attempt that only it can see: its connection
 /// ready (opened, or a kept-alive one taken), the TLS handshake done, the request's last byte
-/// written, the answer's first byte read. The client turns them into the attempt's phases
+/// written, the response's first byte read. The client turns them into the attempt's phases
 /// (``AttemptTimings``); a mark a transport does not make leaves its phase out, its time counted
 /// in the next phase marked.
 ///
@@ -43,7 +43,7 @@ public final class TransferTimer: Sendable {
         marks.withLock(annotating: self) { $0.sent = now }
     }
 
-    /// The answer's first byte arrived; only the first call of an exchange counts.
+    /// The response's first byte arrived; only the first call of an exchange counts.
     public func receivedFirstByte() {
         let now = ContinuousClock.now
         marks.withLock(annotating: self) { marks in

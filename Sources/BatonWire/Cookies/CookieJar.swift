@@ -59,7 +59,7 @@ package final class CookieJar: Sendable {
     /// How many cookies the jar holds, expired ones not yet dropped included.
     package var count: Int { state.withLock(annotating: self) { $0.count } }
 
-    /// Keeps the cookies of an answer's `Set-Cookie` field values, received for a request to
+    /// Keeps the cookies of a response's `Set-Cookie` field values, received for a request to
     /// `url` at `now`; a value the rules refuse is ignored, the others kept.
     package func store(setCookieValues: [String], from url: URL, now: Date = Date()) {
         guard !setCookieValues.isEmpty, let host = Self.host(of: url) else { return }

@@ -3,7 +3,7 @@ import Foundation
 /// One `Set-Cookie` field value, parsed by the user agent's rules of RFC 6265 §5.2: what the
 /// server asked to be kept, before ``CookieJar`` decides whether and where to keep it.
 ///
-/// A value whose cookie could not be sent back safely is refused as a whole (`init` answers
+/// A value whose cookie could not be sent back safely is refused as a whole (`init` responses
 /// `nil`): one without `=` or with an empty name (§5.2 steps 2 and 5), one longer than
 /// ``maximumSize`` bytes, and one whose name or value holds a control character (a CR, LF or NUL
 /// would end the `Cookie` line and smuggle in another; RFC 6265bis §5.6 refuses them all but

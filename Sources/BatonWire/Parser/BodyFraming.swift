@@ -1,7 +1,7 @@
-/// How a final answer's body is delimited (RFC 9112 §6.3), and whether the connection can
+/// How a final response's body is delimited (RFC 9112 §6.3), and whether the connection can
 /// carry another request after it (RFC 9112 §9.3).
 package enum BodyFraming: Equatable, Sendable {
-    /// No body: an answer to HEAD, a 204 or a 304, whatever its fields declare.
+    /// No body: a response to HEAD, a 204 or a 304, whatever its fields declare.
     case none
     /// Exactly this many bytes (Content-Length).
     case length(Int64)
@@ -10,9 +10,9 @@ package enum BodyFraming: Equatable, Sendable {
     /// Everything until the server closes the connection.
     case untilClose
 
-    /// The framing of `head`, the final answer to a request with the method `requestMethod`.
+    /// The framing of `head`, the final response to a request with the method `requestMethod`.
     /// Refuses any Transfer-Encoding but `chunked` alone, Transfer-Encoding beside
-    /// Content-Length or in an HTTP/1.0 answer, and Content-Length values that are not one
+    /// Content-Length or in an HTTP/1.0 response, and Content-Length values that are not one
     /// decimal number (a list of equal values is that number).
     package static func of(_ head: ResponseHead, requestMethod: String) throws(WireError) -> BodyFraming {
         if forbidsBody(method: requestMethod, status: head.status) { return .none }
@@ -39,13 +39,13 @@ package enum BodyFraming: Equatable, Sendable {
         return .length(length ?? 0)
     }
 
-    /// Whether an answer with `status` to a request with the method `method` has no body,
-    /// whatever its fields declare (RFC 9112 §6.3, rules 1 and 2): any answer to `HEAD`, an
+    /// Whether a response with `status` to a request with the method `method` has no body,
+    /// whatever its fields declare (RFC 9112 §6.3, rules 1 and 2): any response to `HEAD`, an
     /// interim `1xx`, a `204 No Content` and a `304 Not Modified`. Method tokens are
     /// case-sensitive, so only `HEAD` itself counts.
     ///
-    /// The one statement of the rule: the parser frames an answer by it, and the transport reads
-    /// no declared length from such an answer by it, so the two never disagree on a body.
+    /// The one statement of the rule: the parser frames a response by it, and the transport reads
+    /// no declared length from such a response by it, so the two never disagree on a body.
     package static func forbidsBody(method: String, status: Int) -> Bool {
         method == "HEAD" || status < 200 || status == 204 || status == 304
     }
@@ -63,7 +63,7 @@ package enum BodyFraming: Equatable, Sendable {
         return value
     }
 
-    /// Whether the connection can carry another request once the answer is complete: HTTP/1.1
+    /// Whether the connection can carry another request once the response is complete: HTTP/1.1
     /// (or a later 1.x) unless `Connection: close`, HTTP/1.0 only with `Connection: keep-alive`,
     /// never after a body that ended with the connection.
     package static func keepsConnection(_ head: ResponseHead, framing: BodyFraming) -> Bool {

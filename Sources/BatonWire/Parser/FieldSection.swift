@@ -10,7 +10,7 @@ package struct FieldSection: Sendable {
     private let section: WireError.Section
 
     /// A section in which `byteCount` bytes count already (a head's status line, and any
-    /// interim answers before it).
+    /// interim responses before it).
     package init(_ section: WireError.Section, limits: ResponseLimits, byteCount: Int = 0) {
         self.section = section
         self.limits = limits

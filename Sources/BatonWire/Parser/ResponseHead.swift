@@ -9,7 +9,7 @@ package struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
     package var description: String { "HTTP/\(major).\(minor)" }
 }
 
-/// The head of a server's final answer: its status line and header fields, as received.
+/// The head of a server's final response: its status line and header fields, as received.
 package struct ResponseHead: Sendable {
     package var version: HTTPVersion
     package var status: Int

@@ -1,9 +1,9 @@
-/// How much of a server's answer head the parser holds before it refuses the answer, so that a
+/// How much of a server's response head the parser holds before it refuses the response, so that a
 /// broken or hostile server cannot make the client buffer without end. The same limits apply
 /// to a chunked body's trailer section.
 package struct ResponseLimits: Sendable {
     /// The most bytes of a head, its status line and line ends included (with any interim 1xx
-    /// answers before it); the most bytes of a trailer section.
+    /// responses before it); the most bytes of a trailer section.
     package var maximumHeadBytes: Int
     /// The most bytes of one line, its line end not counted: a status line, a field line, a
     /// chunk-size line with its extensions.

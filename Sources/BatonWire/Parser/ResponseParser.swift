@@ -1,8 +1,8 @@
-/// A strict, incremental parser of one HTTP/1.x answer on the client's side (RFC 9112): fed the
-/// bytes as they arrive, split anywhere, it hands on the final answer's head, its body where it
+/// A strict, incremental parser of one HTTP/1.x response on the client's side (RFC 9112): fed the
+/// bytes as they arrive, split anywhere, it hands on the final response's head, its body where it
 /// lies in the bytes given (no copy), and its end.
 ///
-/// Interim 1xx answers are read and skipped; `101 Switching Protocols` is refused. The body is
+/// Interim 1xx responses are read and skipped; `101 Switching Protocols` is refused. The body is
 /// delimited as RFC 9112 §6.3 says: none for HEAD, 204 and 304; the chunked coding; a
 /// Content-Length; else the connection's close, reported through `parseEnd`. Anything that
 /// breaks the grammar, a limit or the framing rules throws a ``WireError``, never a trap; once
@@ -30,14 +30,14 @@ package struct ResponseParser: Sendable {
     private var statusReader: LineReader
     private var section: FieldSection
     private var decoder: ChunkedDecoder
-    /// The head's bytes read, those of interim answers before it included.
+    /// The head's bytes read, those of interim responses before it included.
     private var headBytes = 0
     private var keepsConnectionAfterBody = false
 
     /// The body's declared length when Content-Length framed (for progress totals), else `nil`.
     package private(set) var declaredLength: Int64?
 
-    /// A parser of the answer to a request with the method `requestMethod`: an answer to
+    /// A parser of the response to a request with the method `requestMethod`: a response to
     /// `"HEAD"` has no body, whatever it declares.
     package init(requestMethod: String, limits: ResponseLimits = ResponseLimits()) {
         self.requestMethod = requestMethod
@@ -47,7 +47,7 @@ package struct ResponseParser: Sendable {
         decoder = ChunkedDecoder(limits: limits)
     }
 
-    /// Whether the answer's end has been handed on.
+    /// Whether the response's end has been handed on.
     package var isComplete: Bool {
         if case .complete = phase { return true }
         return false
@@ -67,7 +67,7 @@ package struct ResponseParser: Sendable {
 
     /// Parses `bytes`, calling `handle` for each event in order. Body events point into `bytes`
     /// and are valid only during the call. Returns how many bytes were used: all of them, or
-    /// fewer when the answer ended before them (the rest is not this answer's), or 0 once
+    /// fewer when the response ended before them (the rest is not this response's), or 0 once
     /// complete. When `handle` throws, its error is thrown on, the event counting as delivered.
     package mutating func parse(_ bytes: UnsafeRawBufferPointer, _ handle: (ResponseEvent) throws -> Void) throws -> Int {
         if case .failed(let error) = phase { throw error }
@@ -107,7 +107,7 @@ package struct ResponseParser: Sendable {
     }
 
     /// The server closed the connection: ends a body delimited by the close, with `.end`;
-    /// otherwise throws why the answer is incomplete. Does nothing once complete.
+    /// otherwise throws why the response is incomplete. Does nothing once complete.
     package mutating func parseEnd(_ handle: (ResponseEvent) throws -> Void) throws {
         let error: WireError
         switch phase {
@@ -120,7 +120,7 @@ package struct ResponseParser: Sendable {
         case .failed(let failure):
             throw failure
         case .statusLine:
-            error = headBytes == 0 ? .closedBeforeAnswer : .closedInHead(after: headBytes)
+            error = headBytes == 0 ? .closedBeforeResponse : .closedInHead(after: headBytes)
         case .fields:
             error = .closedInHead(after: headBytes)
         case .fixedBody(let remaining):
@@ -149,7 +149,7 @@ package struct ResponseParser: Sendable {
         phase = .fields(statusLine)
     }
 
-    /// The head is complete: skips an interim answer, else hands on the head, and the end at
+    /// The head is complete: skips an interim response, else hands on the head, and the end at
     /// once when there is no body.
     private mutating func finishHead(_ statusLine: StatusLine, _ handle: (ResponseEvent) throws -> Void) throws {
         let head = ResponseHead(version: statusLine.version, status: statusLine.status,

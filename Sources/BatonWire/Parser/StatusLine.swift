@@ -1,4 +1,4 @@
-/// The first line of an answer (RFC 9112 §4): `HTTP/1.x SP 3DIGIT SP reason`, where the reason
+/// The first line of a response (RFC 9112 §4): `HTTP/1.x SP 3DIGIT SP reason`, where the reason
 /// may be empty, with or without the space before it.
 package struct StatusLine: Sendable {
     package var version: HTTPVersion

@@ -107,7 +107,7 @@ extension WireError {
 
     // MARK: The connection closed too soon
 
-    package static let closedBeforeAnswer = WireError(.closedBeforeAnswer, "the server closed the connection without answering")
+    package static let closedBeforeResponse = WireError(.closedBeforeResponse, "the server closed the connection without answering")
 
     package static let cutWithoutCloseNotify = WireError(.cutWithoutCloseNotify,
         "the TLS connection closed without the server's close_notify while the body ran until the close: "

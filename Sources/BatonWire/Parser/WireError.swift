@@ -1,9 +1,9 @@
-/// What was wrong with a server's HTTP/1.x answer as it came over the wire: a head or a body
+/// What was wrong with a server's HTTP/1.x response as it came over the wire: a head or a body
 /// that breaks RFC 9112 (or RFC 9110's field syntax), goes past a ``ResponseLimits`` limit, or
 /// ends when the server closes the connection too soon.
 ///
 /// `kind` tells the cases apart in code; `description` is a sentence naming what was wrong, as
-/// in `the server's answer has two different Content-Length values (10 and 12)`. The sentences
+/// in `the server's response has two different Content-Length values (10 and 12)`. The sentences
 /// are made by the factories in `WireError+Sentences.swift`.
 package struct WireError: Error, Sendable, CustomStringConvertible, Equatable {
     /// What is wrong. Compare with `==`; new kinds may be added.
@@ -44,7 +44,7 @@ package struct WireError: Error, Sendable, CustomStringConvertible, Equatable {
         // Framing (RFC 9112 §6).
         /// Transfer-Encoding other than exactly `chunked`.
         package static let unsupportedTransferCoding = Kind(name: "unsupportedTransferCoding")
-        /// Transfer-Encoding in an HTTP/1.0 answer, whose framing is then faulty (RFC 9112 §6.1).
+        /// Transfer-Encoding in an HTTP/1.0 response, whose framing is then faulty (RFC 9112 §6.1).
         package static let transferEncodingInHTTP10 = Kind(name: "transferEncodingInHTTP10")
         /// Both Transfer-Encoding and Content-Length.
         package static let contentLengthWithTransferEncoding = Kind(name: "contentLengthWithTransferEncoding")
@@ -66,8 +66,8 @@ package struct WireError: Error, Sendable, CustomStringConvertible, Equatable {
         package static let missingChunkTerminator = Kind(name: "missingChunkTerminator")
 
         // The connection closed too soon.
-        /// Closed before any byte of an answer.
-        package static let closedBeforeAnswer = Kind(name: "closedBeforeAnswer")
+        /// Closed before any byte of a response.
+        package static let closedBeforeResponse = Kind(name: "closedBeforeResponse")
         /// Closed in the middle of the head.
         package static let closedInHead = Kind(name: "closedInHead")
         /// Closed before the Content-Length was reached.

@@ -3,17 +3,17 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// What a request is written to and its answer read from: a connected socket, through TLS for
+/// What a request is written to and its response read from: a connected socket, through TLS for
 /// `https`. The writer and the reader see one kind of byte stream either way.
 ///
-/// While a body goes out, bytes the server sends are read to tell an interim answer (`100
+/// While a body goes out, bytes the server sends are read to tell an interim response (`100
 /// Continue`, `103 Early Hints`), which the body goes on past, from a final one, which it stops
-/// for; what was read of the final answer is kept and read first.
+/// for; what was read of the final response is kept and read first.
 package struct Link {
     package let socket: Socket
     /// The TLS connection over `socket`, for `https`.
     package let tls: TLSStream?
-    /// Bytes read while the body went out, interim answers taken off: shared by every copy of
+    /// Bytes read while the body went out, interim responses taken off: shared by every copy of
     /// the link, on the connection's thread only.
     private let early = EarlyBytes()
 
@@ -35,22 +35,22 @@ package struct Link {
     /// forged by anyone on the path (RFC 8446 §6.1).
     package var endedCleanly: Bool { tls?.endedWithCloseNotify ?? true }
 
-    /// Writes all of `bytes`; with `untilAnswered`, stops as soon as the server has sent a final
-    /// answer (``finalAnswerWaiting()``) and returns `false`.
+    /// Writes all of `bytes`; with `untilResponded`, stops as soon as the server has sent a final
+    /// response (``finalResponseWaiting()``) and returns `false`.
     @discardableResult
-    package func write(_ bytes: UnsafeRawBufferPointer, timeout: Duration, untilAnswered: Bool = false) throws(URLError) -> Bool {
-        let answered: (() -> Bool)? = untilAnswered ? { self.finalAnswerWaiting() } : nil
+    package func write(_ bytes: UnsafeRawBufferPointer, timeout: Duration, untilResponded: Bool = false) throws(URLError) -> Bool {
+        let answered: (() -> Bool)? = untilResponded ? { self.finalResponseWaiting() } : nil
         guard let tls else { return try socket.write(bytes, timeout: timeout, until: answered) }
         return try tls.write(bytes, timeout: timeout, until: answered)
     }
 
-    /// Whether the server has sent a final answer (or hung up, or failed) while the request's
-    /// body is still going out. Interim answers that arrived are read and dropped; the beginning
-    /// of an answer not yet whole enough to tell is kept, and the body goes on.
-    package func finalAnswerWaiting() -> Bool {
+    /// Whether the server has sent a final response (or hung up, or failed) while the request's
+    /// body is still going out. Interim responses that arrived are read and dropped; the beginning
+    /// of a response not yet whole enough to tell is kept, and the body goes on.
+    package func finalResponseWaiting() -> Bool {
         if early.hasEnded { return true }
         while true {
-            switch InterimAnswer.read(early.waiting) {
+            switch InterimResponse.read(early.waiting) {
             case .interim(let length):
                 early.drop(length)
                 continue
@@ -59,7 +59,7 @@ package struct Link {
             case .incomplete:
                 break
             }
-            guard hasAnswerWaiting else { return false }
+            guard hasResponseWaiting else { return false }
             do {
                 let count = try early.fill { buffer throws(URLError) in
                     guard let tls else { return try socket.readNow(into: buffer) }
@@ -75,9 +75,9 @@ package struct Link {
     }
 
     /// Whether the server has sent something (or hung up) since the link last looked.
-    private var hasAnswerWaiting: Bool {
+    private var hasResponseWaiting: Bool {
         guard let tls else { return socket.isReadable }
-        return tls.hasAnswerWaiting()
+        return tls.hasResponseWaiting()
     }
 
     /// Whether an idle kept-alive connection cannot carry another request: the server sent
@@ -85,7 +85,7 @@ package struct Link {
     package var isStale: Bool {
         if early.hasBytes || early.hasEnded { return true }
         guard let tls else { return socket.hasInputOrHangUp }
-        return tls.hasAnswerWaiting()
+        return tls.hasResponseWaiting()
     }
 
     /// Closes the connection; over TLS, tells the server first (`close_notify`) when `politely`.
@@ -95,7 +95,7 @@ package struct Link {
     }
 }
 
-/// The bytes of an answer read early, while its request's body went out.
+/// The bytes of a response read early, while its request's body went out.
 private final class EarlyBytes {
     private var bytes: [UInt8] = []
     private var start = 0

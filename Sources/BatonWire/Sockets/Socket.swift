@@ -121,7 +121,7 @@ package struct Socket: Sendable {
 
     /// Writes all of `bytes`, waiting up to `timeout` each time the socket cannot take more.
     /// With `answered`, asked whenever the server has sent something while the socket cannot
-    /// take more: when it says the server has answered (an answer that does not wait for the
+    /// take more: when it says the server has answered (a response that does not wait for the
     /// rest of the body), stops and returns `false`; `true` when all was written.
     @discardableResult
     package func write(_ bytes: UnsafeRawBufferPointer, timeout: Duration, until answered: (() -> Bool)? = nil) throws(URLError) -> Bool {

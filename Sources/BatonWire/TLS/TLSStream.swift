@@ -8,10 +8,10 @@ import FoundationNetworking
 /// OpenSSL's buffers a bounded piece at a time, every wait the socket's own (so a cancel, which
 /// shuts the socket down, ends any of them at once).
 ///
-/// Bytes decrypted to tell whether the server has answered (``hasAnswerWaiting()``) are kept and
+/// Bytes decrypted to tell whether the server has answered (``hasResponseWaiting()``) are kept and
 /// read first. A server that closes without `close_notify` ends the stream too, but
 /// ``endedWithCloseNotify`` tells the two apart: where HTTP's own framing (a length, the last
-/// chunk) cannot tell a whole answer from a cut one, a body that runs until the close, only the
+/// chunk) cannot tell a whole response from a cut one, a body that runs until the close, only the
 /// server's `close_notify` proves nobody on the path cut it.
 package final class TLSStream {
     package let session: TLSSession
@@ -22,7 +22,7 @@ package final class TLSStream {
     private var incoming = [UInt8](repeating: 0, count: 32 << 10)
     /// Encrypted bytes taken from the session, on their way to the socket.
     private var outgoing = [UInt8](repeating: 0, count: 32 << 10)
-    /// Plain bytes read ahead by ``hasAnswerWaiting()``, and where it decrypts them.
+    /// Plain bytes read ahead by ``hasResponseWaiting()``, and where it decrypts them.
     private var readAhead: [UInt8] = []
     private var lookAhead = [UInt8](repeating: 0, count: 16 << 10)
     private var readAheadStart = 0
@@ -127,7 +127,7 @@ package final class TLSStream {
     /// Reads the plain bytes that have arrived into `buffer` without waiting: the count read, 0
     /// at the end of the stream, `nil` when nothing has arrived.
     package func readNow(into buffer: UnsafeMutableRawBufferPointer) throws(URLError) -> Int? {
-        guard hasAnswerWaiting() else { return nil }
+        guard hasResponseWaiting() else { return nil }
         // Something is read ahead, or the stream ended or failed: `read` returns without a wait.
         return try read(into: buffer, timeout: .zero)
     }
@@ -160,10 +160,10 @@ package final class TLSStream {
         }
     }
 
-    /// Whether the server has sent a byte of an answer, or closed the connection: reads what has
+    /// Whether the server has sent a byte of a response, or closed the connection: reads what has
     /// arrived without waiting, and decrypts it. Messages that carry no data (a TLS 1.3 session
-    /// ticket) are taken in and answer `false`.
-    package func hasAnswerWaiting() -> Bool {
+    /// ticket) are taken in and response `false`.
+    package func hasResponseWaiting() -> Bool {
         if readAheadStart < readAhead.count || ended || failure != nil { return true }
         while true {
             switch lookAhead.withUnsafeMutableBytes({ session.read(into: $0) }) {

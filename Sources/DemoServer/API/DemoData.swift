@@ -70,7 +70,7 @@ struct DemoData: Sendable {
             lastModified = max(now, lastModified + 1)
         }
 
-        /// The fields of a photo's answer that describe its bytes.
+        /// The fields of a photo's response that describe its bytes.
         var representationHeaders: [(name: String, value: String)] {
             [("Content-Type", contentType), ("ETag", etag.description), ("Last-Modified", HTTPDate.format(lastModified))]
         }

@@ -20,14 +20,14 @@ struct Fault: Sendable, Equatable {
     var contentType: String?
     /// Answer `200` with a JSON body of exactly this many bytes instead of handling the request.
     var bodyBytes: Int?
-    /// Send the answer's body gzip-compressed, with `Content-Encoding: gzip`.
+    /// Send the response's body gzip-compressed, with `Content-Encoding: gzip`.
     var gzip = false
-    /// An authentication scheme (`Basic`, `Digest`, ...) to challenge with: the answer carries
+    /// An authentication scheme (`Basic`, `Digest`, ...) to challenge with: the response carries
     /// `WWW-Authenticate: <scheme> realm="demo"`.
     var challenge: String?
     /// Apply to the first `times` requests carrying the same header value only.
     var times: Int?
-    /// Send the first N bytes of the answer (status line included), then nothing more until the
+    /// Send the first N bytes of the response (status line included), then nothing more until the
     /// client hangs up or the server stops (at most ``maxDelay``), then close: a transfer that
     /// stalls midway. Takes the place of `drop-after` when both are given.
     var stallAfter: Int?
@@ -46,7 +46,7 @@ struct Fault: Sendable, Equatable {
     /// Takes the place of `drop-after-events` when both are given.
     var stallAfterEvents: Int?
 
-    /// Why a header value was refused; the message goes into the 400 answer.
+    /// Why a header value was refused; the message goes into the 400 response.
     struct Invalid: Error, Equatable {
         var message: String
     }

@@ -33,23 +33,23 @@ extension DemoServer {
         /// `tls_server_names`: the host names clients asked for in their handshakes (SNI), with
         /// how many asked; a client connecting to an IP address sends none.
         public var tlsServerNames: [String: Int] = [:]
-        /// `streams_started`: streamed answers begun (server-sent events, JSON lines), so that a
+        /// `streams_started`: streamed responses begun (server-sent events, JSON lines), so that a
         /// test can count how many times a client connected to a stream, reconnections included.
         public var streamsStarted = 0
         /// `stream_elements_sent`: events and lines written to clients, over every stream.
         public var streamElementsSent = 0
         /// `bytes_sent`: every byte written to clients, over every connection: heads and bodies of
-        /// whole, cut and streamed answers, and error answers; not those of the routes `requests`
+        /// whole, cut and streamed responses, and error responses; not those of the routes `requests`
         /// leaves out, so that reading the stats does not change them. Counted as each write
         /// begins (a write the client did not take whole then counts only what went), so that a
-        /// client that has read an answer finds it counted: a test can tell a resumed download
+        /// client that has read a response finds it counted: a test can tell a resumed download
         /// from a new one.
         public var bytesSent = 0
-        /// `not_modified`: `304 Not Modified` answers to conditional requests.
+        /// `not_modified`: `304 Not Modified` responses to conditional requests.
         public var notModified = 0
-        /// `partial_responses`: `206 Partial Content` answers to range requests.
+        /// `partial_responses`: `206 Partial Content` responses to range requests.
         public var partialResponses = 0
-        /// `idempotent_replays`: answers sent again to a request repeating an `Idempotency-Key`
+        /// `idempotent_replays`: responses sent again to a request repeating an `Idempotency-Key`
         /// (the work was not done again).
         public var idempotentReplays = 0
 

@@ -7,7 +7,7 @@ import Darwin
 /// The server's clock as HTTP sees it: whole seconds of wall-clock time, written as an
 /// IMF-fixdate (RFC 9110 §5.6.7) such as `Sun, 06 Nov 1994 08:49:37 GMT`.
 enum DateHeader {
-    /// The `Date` of an answer made now.
+    /// The `Date` of a response made now.
     static func now() -> String {
         HTTPDate.format(seconds())
     }

@@ -122,7 +122,7 @@ final class ConnectionStream {
     /// Writes all of `bytes`, waiting for room as needed, each wait bounded by the timeout and
     /// woken by the stop pipe: nil once every byte went, otherwise why not.
     ///
-    /// Every answer the connection writes comes through here, so this is where it is counted, by
+    /// Every response the connection writes comes through here, so this is where it is counted, by
     /// ``onWrite``: the whole write before it begins, so that a client that has read the bytes
     /// finds them counted, then, if it fails, minus what did not go.
     func write(_ bytes: ArraySlice<UInt8>) -> WriteFailure? {

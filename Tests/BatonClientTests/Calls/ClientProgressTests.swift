@@ -25,7 +25,7 @@ final class ProgressClientTests: XCTestCase {
         XCTAssertEqual(seen.events, [PromiseProgress(completed: 40, total: 100), PromiseProgress(completed: 100, total: 100)])
     }
 
-    /// A transfer over before the call subscribes to it (a fast loopback answer, a busy machine)
+    /// A transfer over before the call subscribes to it (a fast loopback response, a busy machine)
     /// still has its progress reach the call: here the transport settles inside `send`.
     func test_aTransferThatEndsBeforeTheCallSubscribes_stillReportsItsProgress() async throws {
         struct FinishedTransport: Transport {

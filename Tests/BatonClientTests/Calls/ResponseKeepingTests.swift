@@ -8,7 +8,7 @@ import TestSupport
 import XCTest
 
 /// What a client does with a decoded value before fulfilling: entities saved to its store,
-/// response hooks, `answer(for:)` with its response, and the offline fallback.
+/// response hooks, `fetch(_:)` with its response, and the offline fallback.
 final class ResponseKeepingTests: XCTestCase {
     private static let note = #"{"id": "n1", "text": "hello"}"#
 
@@ -115,7 +115,7 @@ final class ResponseKeepingTests: XCTestCase {
     func test_answer_carriesTheResponseWithTheValue() async throws {
         let client = try makeClient(transport: StubTransport { _, _ in .json(Self.note, headers: ["ETag": "\"v1\""]) })
 
-        let answer = try await client.answer(for: Request<Note>(.get, "notes/n1")).value
+        let answer = try await client.fetch(Request<Note>(.get, "notes/n1")).value
 
         XCTAssertEqual(answer.value, Note(id: "n1", text: "hello"))
         XCTAssertEqual(answer.response?.statusCode, 200)
@@ -133,15 +133,15 @@ final class ResponseKeepingTests: XCTestCase {
             $0.monitors = [monitor]
         }
 
-        let answer = try await client.answer(for: Request<Note>(.get, "notes/n1"), offline: .stored(id: "n1")).value
-        let all = try await client.answer(for: Request<[Note]>(.get, "notes"), offline: .allStored()).value
+        let answer = try await client.fetch(Request<Note>(.get, "notes/n1"), offline: .stored(id: "n1")).value
+        let all = try await client.fetch(Request<[Note]>(.get, "notes"), offline: .allStored()).value
 
         XCTAssertEqual(answer.value.text, "saved earlier")
         XCTAssertTrue(answer.isFromStore)
         XCTAssertNil(answer.response)
         XCTAssertEqual((answer.networkError as? APIError)?.kind, .transport)
         XCTAssertEqual(all.value.map(\.id), ["n1"])
-        XCTAssertEqual(monitor.events.filter { $0.kind == .answeredFromStore }.count, 2)
+        XCTAssertEqual(monitor.events.filter { $0.kind == .servedFromStore }.count, 2)
     }
 
     func test_offline_aServerError_orNothingStored_failsAsUsual() async throws {
@@ -150,9 +150,9 @@ final class ResponseKeepingTests: XCTestCase {
         let notFound = try makeClient(transport: StubTransport { _, _ in .json(#"{"message": "not_found"}"#, statusCode: 404) }) { $0.store = store }
         let offline = try makeClient(transport: StubTransport { _, _ in throw URLError(.timedOut) }) { $0.store = store }
 
-        let served = await awaitError(notFound.answer(for: Request<Note>(.get, "notes/n1"), offline: .stored(id: "n1")))
-        let missing = await awaitError(offline.answer(for: Request<Note>(.get, "notes/n2"), offline: .stored(id: "n2")))
-        let noFallback = await awaitError(offline.answer(for: Request<Note>(.get, "notes/n1")))
+        let served = await awaitError(notFound.fetch(Request<Note>(.get, "notes/n1"), offline: .stored(id: "n1")))
+        let missing = await awaitError(offline.fetch(Request<Note>(.get, "notes/n2"), offline: .stored(id: "n2")))
+        let noFallback = await awaitError(offline.fetch(Request<Note>(.get, "notes/n1")))
 
         XCTAssertEqual((served as? APIError)?.statusCode, 404)
         XCTAssertEqual((missing as? APIError)?.kind, .transport)

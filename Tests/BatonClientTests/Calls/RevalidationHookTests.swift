@@ -27,7 +27,7 @@ final class RevalidationHookTests: XCTestCase {
             configuration.responseHooks = [StatusHook(seen: seen)]
         }
         _ = try await client.send(Request<Note>(.get, "notes/n1")).value
-        let answer = try await client.answer(for: Request<Note>(.get, "notes/n1")).value
+        let answer = try await client.fetch(Request<Note>(.get, "notes/n1")).value
         XCTAssertTrue(answer.isRevalidated)
         XCTAssertEqual(seen.events, [200, 304], "ResponseHook: once per successful call")
     }

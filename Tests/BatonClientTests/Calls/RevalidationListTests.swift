@@ -49,7 +49,7 @@ final class RevalidationListTests: XCTestCase {
         _ = try await client.send(Request<[Note]>(.get, "notes")).value
         try store.save(Note(id: "a", text: "edited here"))
 
-        let answer = try await client.answer(for: Request<[Note]>(.get, "notes")).value
+        let answer = try await client.fetch(Request<[Note]>(.get, "notes")).value
 
         XCTAssertTrue(answer.isRevalidated)
         XCTAssertEqual(answer.value, [Note(id: "c", text: "text of c"), Note(id: "a", text: "edited here"), Note(id: "b", text: "text of b")])
@@ -89,7 +89,7 @@ final class RevalidationListTests: XCTestCase {
         let client = try client(transport, store: store)
 
         _ = try await client.send(Request<[Note]>(.get, "notes")).value
-        let answer = try await client.answer(for: Request<[Note]>(.get, "notes")).value
+        let answer = try await client.fetch(Request<[Note]>(.get, "notes")).value
         XCTAssertTrue(answer.isRevalidated)
         XCTAssertEqual(answer.value, [])
     }

@@ -82,7 +82,7 @@ final class RevalidationTests: XCTestCase {
         let bob = Request<Note>(.get, "notes/n1", headers: ["Authorization": "Bearer bob"])
 
         _ = try await client.send(alice).value
-        let bobs = try await client.answer(for: bob).value
+        let bobs = try await client.fetch(bob).value
         _ = try await client.send(bob).value
 
         XCTAssertFalse(bobs.isRevalidated)
@@ -100,7 +100,7 @@ final class RevalidationTests: XCTestCase {
         try store.inner.save(Note(id: "n1", text: "edited here"))
         let writesBefore = store.writes.events
 
-        let answer = try await client.answer(for: Request<Note>(.get, "notes/n1")).value
+        let answer = try await client.fetch(Request<Note>(.get, "notes/n1")).value
 
         XCTAssertEqual(answer.value, Note(id: "n1", text: "edited here"))
         XCTAssertTrue(answer.isRevalidated)
@@ -116,7 +116,7 @@ final class RevalidationTests: XCTestCase {
         let client = try client(transport, store: store)
 
         _ = try await client.send(Request<Note>(.get, "notes/n1")).value
-        let answer = try await client.answer(for: Request<Note>(.get, "notes/n1")).value
+        let answer = try await client.fetch(Request<Note>(.get, "notes/n1")).value
         XCTAssertEqual(answer.value, Note(id: "n1", text: "changed"))
         XCTAssertFalse(answer.isRevalidated)
         XCTAssertEqual(try store.read(Note.self, id: "n1"), Note(id: "n1", text: "changed"))
@@ -149,7 +149,7 @@ final class RevalidationTests: XCTestCase {
         let client = try client(transport, store: InMemoryEntityStore())
 
         _ = try await client.send(Request<Note>(.get, "notes/n1")).value
-        let answer = try await client.answer(for: Request<Note>(.get, "notes/n1")).value
+        let answer = try await client.fetch(Request<Note>(.get, "notes/n1")).value
         XCTAssertTrue(answer.isRevalidated)
         XCTAssertEqual(transport.requests.map(conditionalFields), [[nil, nil], [nil, date]])
     }
@@ -181,7 +181,7 @@ final class RevalidationTests: XCTestCase {
         let transport = sequencedStub([note("hello"), notModified])
 
         _ = try await client(transport, store: FileEntityStore(folder: folder)).send(Request<Note>(.get, "notes/n1")).value
-        let answer = try await client(transport, store: FileEntityStore(folder: folder)).answer(for: Request<Note>(.get, "notes/n1")).value
+        let answer = try await client(transport, store: FileEntityStore(folder: folder)).fetch(Request<Note>(.get, "notes/n1")).value
 
         XCTAssertTrue(answer.isRevalidated)
         XCTAssertEqual(answer.value, Note(id: "n1", text: "hello"))
@@ -257,14 +257,14 @@ final class RevalidationTests: XCTestCase {
 
     // MARK: What a 304 is
 
-    /// `Answer.isRevalidated` says a stored value was confirmed: a `304` the endpoint asked for and
+    /// `Fetched.isRevalidated` says a stored value was confirmed: a `304` the endpoint asked for and
     /// accepts itself, with no stored value behind it, is not one.
     func test_a304ThatTheEndpointAcceptsItself_isNotARevalidation() async throws {
         let transport = constantStub(HTTPResponse(statusCode: 304))
         let client = try makeClient(transport: transport)   // no store, revalidatesStoredValues off
         var conditional = Request<HTTPResponse>(.get, "notes/n1", headers: ["If-None-Match": "\"mine\""])
         conditional.acceptableStatusCodes = 200..<400
-        let answer = try await client.answer(for: conditional).value
+        let answer = try await client.fetch(conditional).value
         XCTAssertEqual(answer.value.statusCode, 304)
         XCTAssertFalse(answer.isRevalidated, "no stored value was revalidated: the client has no store")
     }

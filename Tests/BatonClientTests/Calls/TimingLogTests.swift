@@ -82,7 +82,7 @@ final class TimingLogTests: XCTestCase {
         log.attemptStarted()
         log.adapted()
         // Marks well after the attempt's own (so that their spans are known exactly), `secured`
-        // before `connected`; the answer never came (cancelled while receiving).
+        // before `connected`; the response never came (cancelled while receiving).
         let base = ContinuousClock.now
         let marks = TransferTimer.Marks(
             connected: base + .seconds(1), secured: base, sent: base + .seconds(3), firstByte: base + .seconds(6)

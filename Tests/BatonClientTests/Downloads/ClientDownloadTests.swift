@@ -11,7 +11,7 @@ import FoundationNetworking
 import TestSupport
 import XCTest
 
-/// `Client.download(_:to:)` over StubTransport, which keeps bodies in memory (so each answer is
+/// `Client.download(_:to:)` over StubTransport, which keeps bodies in memory (so each response is
 /// put into the download's file by FileDownload): the destination written, the checks that fail
 /// a download, and no temporary file left behind after a success, a failure or a cancellation.
 final class ClientDownloadTests: XCTestCase {

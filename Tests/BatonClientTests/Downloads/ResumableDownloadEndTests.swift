@@ -7,7 +7,7 @@ import FoundationNetworking
 import TestSupport
 import XCTest
 
-/// ResumableDownload once an answer filled its file: `verify()` (the size announced, the digest
+/// ResumableDownload once a response filled its file: `verify()` (the size announced, the digest
 /// named) and `end(succeeded:)` (the file removed, or kept with its record for a later download
 /// to go on from).
 final class ResumableDownloadEndTests: TemporaryFolderTestCase {
@@ -159,9 +159,9 @@ final class ResumableDownloadEndTests: TemporaryFolderTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.path))
     }
 
-    // MARK: A late answer, after the end
+    // MARK: A late response, after the end
 
-    /// A transport still going after a kept download ended (cancelled) reads an answer's head of
+    /// A transport still going after a kept download ended (cancelled) reads a response's head of
     /// another version: it is refused, and the kept bytes stay labelled as the version they are.
     func test_aLateWholeAnswer_afterAKeptDownloadEnded_doesNotRelabelTheKeptBytes() throws {
         // Attempt 1: 3 bytes of representation "v1" arrived.
@@ -170,7 +170,7 @@ final class ResumableDownloadEndTests: TemporaryFolderTestCase {
         first.prepare(&request)
         _ = try first.accept(status: 200, headers: fields(["ETag": "\"v1\"", "Content-Length": "5"]))
         try Data("hel".utf8).write(to: first.file)
-        // Attempt 2 asks for the rest; the call is cancelled before its answer's head arrives.
+        // Attempt 2 asks for the rest; the call is cancelled before its response's head arrives.
         var second = URLRequest(url: URL(string: url)!)
         first.prepare(&second)
         XCTAssertEqual(second.value(forHTTPHeaderField: "If-Range"), "\"v1\"")

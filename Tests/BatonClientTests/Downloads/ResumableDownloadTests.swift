@@ -8,7 +8,7 @@ import TestSupport
 import XCTest
 
 /// ResumableDownload's range logic, without a network: which attempts ask for the rest of the
-/// file (`Range`, `If-Range`), and where each answer goes (`accept(status:headers:)`): a `206`
+/// file (`Range`, `If-Range`), and where each response goes (`accept(status:headers:)`): a `206`
 /// that starts where the file ends, or the whole file again.
 final class ResumableDownloadTests: TemporaryFolderTestCase {
     private let url = "http://h/files/a.bin"
@@ -235,8 +235,8 @@ final class ResumableDownloadTests: TemporaryFolderTestCase {
 
     // MARK: Why it starts over
 
-    /// The reason a whole answer to a range request gives comes from the request's `If-Range`
-    /// (the answer never carries it): the file may have changed on the server.
+    /// The reason a whole response to a range request gives comes from the request's `If-Range`
+    /// (the response never carries it): the file may have changed on the server.
     func test_a200ToARangeRequestWithIfRange_saysTheFileMayHaveChanged() throws {
         let (download, reasons) = download()
         try firstAttempt(download, headers: ["ETag": "\"v1\""], received: "hel")

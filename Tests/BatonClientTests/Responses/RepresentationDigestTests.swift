@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `RepresentationDigest`: the SHA-256 an answer names for its whole representation, from
+/// `RepresentationDigest`: the SHA-256 a response names for its whole representation, from
 /// `Repr-Digest` (RFC 9530), the older `Digest` (RFC 3230), or `Content-Digest` for a whole
 /// `200` without a content coding.
 final class RepresentationDigestTests: XCTestCase {

@@ -7,7 +7,7 @@ import TestSupport
 import XCTest
 
 /// Every name the README promises to hide, hidden wherever it travels (query, header, form, JSON
-/// and plain-text bodies, and the server's answer quoted in an error), in every log line and in
+/// and plain-text bodies, and the server's response quoted in an error), in every log line and in
 /// the error's sentence: names that match only by their pattern, the client's own names, and
 /// names compared ignoring case, `_` and `-`.
 final class SecretNameRedactionTests: XCTestCase {

@@ -35,14 +35,14 @@ final class ClientRedirectTests: XCTestCase {
         let call = client.send(Request<Data>(.post, "moved", body: .data(body, contentType: "application/json")))
         transport.beforeDelivering { call.cancel() }
 
-        transport.answerFirst(HTTPResponse(statusCode: 307, headers: ["Location": "http://h/elsewhere"]))
+        transport.responseFirst(HTTPResponse(statusCode: 307, headers: ["Location": "http://h/elsewhere"]))
 
         XCTAssertEqual(call.state, .cancelled)
         XCTAssertEqual(transport.sent, 1)
     }
 }
 
-/// A transport that runs a hook just before the client sees its answer.
+/// A transport that runs a hook just before the client sees its response.
 private final class HookedTransport: Transport {
     private let state = Locked<(sent: Int, fulfil: (@Sendable (HTTPResponse) -> Void)?, hook: (@Sendable () -> Void)?)>((0, nil, nil))
 
@@ -64,7 +64,7 @@ private final class HookedTransport: Transport {
         return promise
     }
 
-    func answerFirst(_ response: HTTPResponse) {
+    func responseFirst(_ response: HTTPResponse) {
         state.value.fulfil?(response)
     }
 }

@@ -9,7 +9,7 @@ import TestSupport
 import XCTest
 
 /// `mergesIdenticalRequests` over a transport the test answers by hand: identical GETs in flight
-/// go out once and each caller decodes the one answer; what is not merged; cancelling some or
+/// go out once and each caller decodes the one response; what is not merged; cancelling some or
 /// all callers; and a GET sent after the first settled going out anew.
 final class RequestMergingTests: XCTestCase {
 

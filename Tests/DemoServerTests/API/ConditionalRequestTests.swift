@@ -24,7 +24,7 @@ final class ConditionalRequestTests: ServerTestCase {
     /// When the photo's upload began: its `Last-Modified` is no earlier, whole seconds aside.
     private var uploadStarted = Date.distantFuture
 
-    /// The routes whose answers carry validators, with a JSON body (all but `/photos/1`).
+    /// The routes whose responses carry validators, with a JSON body (all but `/photos/1`).
     private let jsonResources = ["/order_search?name=Smith", "/orders/1", "/facilities/1", "/books/1", "/users/1", "/reviews/1"]
 
     func test_everyJSONResource_carriesTheFNVETagOfItsBody_andNoCache_theSameEachTime() async throws {
@@ -94,7 +94,7 @@ final class ConditionalRequestTests: ServerTestCase {
                 XCTAssertNil(reply.headers["content-type"], path)
             }
         }
-        // A body after any of those heads would have been read as the next answer's start.
+        // A body after any of those heads would have been read as the next response's start.
         let after = try client.request("GET", "/health", token: token)
         XCTAssertEqual(after.status, 200)
         XCTAssertEqual(after.text, #"{"status":"ok"}"#)

@@ -74,7 +74,7 @@ final class DemoRoutesTests: ServerTestCase {
         _ = try await send("GET", "/health")
         _ = try await send("GET", "/orders/1")  // 401, still a request to the route
         let reply = try await send("GET", "/_demo/stats")
-        // What the answers so far came to on the wire: their heads carry the time, so only its presence is fixed.
+        // What the responses so far came to on the wire: their heads carry the time, so only its presence is fixed.
         let bytesSent = try XCTUnwrap(reply.object["bytes_sent"] as? Int)
         XCTAssertGreaterThan(bytesSent, 0)
         XCTAssertEqual(reply.text, #"{"requests":{"GET /health":1,"GET /orders/:id":4,"POST /tokens":1},"logins":1,"#
@@ -82,7 +82,7 @@ final class DemoRoutesTests: ServerTestCase {
             + #""bytes_sent":\#(bytesSent),"not_modified":0,"partial_responses":0,"idempotent_replays":0}"#)
     }
 
-    /// Whole, streamed and cut answers, each read entirely by a raw client before the next
+    /// Whole, streamed and cut responses, each read entirely by a raw client before the next
     /// request: the server's count grows by exactly what the clients received.
     func test_bytesSent_isEveryByteClientsReceived_ofWholeStreamedAndCutAnswers() throws {
         let client = try rawClient()
@@ -103,7 +103,7 @@ final class DemoRoutesTests: ServerTestCase {
         XCTAssertEqual(try sentSoFar() - before, received, "/health, the stream and the cut answer")
     }
 
-    /// As `requests` leaves them out, `bytes_sent` leaves out the answers of the stats route:
+    /// As `requests` leaves them out, `bytes_sent` leaves out the responses of the stats route:
     /// the count read over the wire is the one the server holds after sending it.
     func test_readingTheStats_leavesBytesSentAsItWas() async throws {
         _ = try await send("GET", "/health")

@@ -98,7 +98,7 @@ final class FaultTests: ServerTestCase {
         XCTAssertEqual((try JSONSerialization.jsonObject(with: reply.body, options: .fragmentsAllowed) as? String)?.count, 99_998)
     }
 
-    /// URLSession inflates the body, checking gzip's CRC and length: what arrives is the answer
+    /// URLSession inflates the body, checking gzip's CRC and length: what arrives is the response
     /// as it would have been, here a route's JSON with multi-byte UTF-8 in it.
     func test_gzip_sendsTheAnswerCompressed_asURLSessionReadsIt() async throws {
         let token = try await login().token

@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 /// `Idempotency-Key` on `POST /facilities/:id/reviews`, `POST /reviews/:id/photos` and
-/// `PUT /photos/:id`: a retry gets the first answer again, and the work is done once.
+/// `PUT /photos/:id`: a retry gets the first response again, and the work is done once.
 final class IdempotencyKeyTests: ServerTestCase {
     private var token = ""
     private let image = testBytes(count: 2000, seed: 51)
@@ -152,7 +152,7 @@ final class IdempotencyKeyTests: ServerTestCase {
         XCTAssertEqual(retry.headers["idempotent-replayed"], "true")
     }
 
-    /// The scenario the key exists for: the answer is lost on the way, the client sends the
+    /// The scenario the key exists for: the response is lost on the way, the client sends the
     /// request again, and one photo is stored.
     func test_anAnswerCutOnTheWay_isReplayedToTheRetry_withOnePhotoStored() async throws {
         try await makeReview()

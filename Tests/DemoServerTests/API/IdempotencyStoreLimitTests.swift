@@ -1,7 +1,7 @@
 import XCTest
 @testable import DemoServer
 
-/// The server's store of idempotency keys holds a bounded number of answers, forgetting the oldest.
+/// The server's store of idempotency keys holds a bounded number of responses, forgetting the oldest.
 final class IdempotencyStoreLimitTests: XCTestCase {
     private func answer(_ store: inout IdempotencyStore, _ key: String) {
         guard case .reserved(let token) = store.arrive(key) else { return XCTFail("\(key) was not free") }

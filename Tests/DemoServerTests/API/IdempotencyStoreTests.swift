@@ -32,7 +32,7 @@ final class IdempotencyStoreTests: XCTestCase {
 
     // MARK: The store
 
-    func test_aFreeKey_isReserved_thenBusy_untilAnswered_thenAnswered() {
+    func test_aFreeKey_isReserved_thenBusy_untilResponded_thenAnswered() {
         var store = IdempotencyStore()
         guard case .reserved(let token) = store.arrive("k") else { return XCTFail("a free key is reserved") }
         XCTAssertEqual(store.arrive("k"), .busy)
@@ -80,7 +80,7 @@ final class IdempotencyStoreTests: XCTestCase {
         XCTAssertNotEqual(Fingerprint(["a", ""]), Fingerprint(["a"]))
     }
 
-    // MARK: Which answers are remembered
+    // MARK: Which responses are remembered
 
     func test_successesAndRefusals_butNot5xxOr409_areRemembered() {
         XCTAssertEqual([200, 201, 204, 400, 404, 413, 415, 422].filter(DemoAPI.isRemembered), [200, 201, 204, 400, 404, 413, 415, 422])

@@ -165,7 +165,7 @@ final class StreamRoutesTests: ServerTestCase {
         let (status, headers) = try client.readHead()
         XCTAssertEqual(status, 200)
         XCTAssertEqual(headers["transfer-encoding"], "chunked")
-        // Had the HEAD answer carried a body, this would read its bytes as a status line.
+        // Had the HEAD response carried a body, this would read its bytes as a status line.
         XCTAssertEqual(try client.readResponse().text, #"{"status":"ok"}"#)
     }
 

@@ -10,7 +10,7 @@ final class IdleTimeoutTests: ServerTestCase {
         return configuration
     }
 
-    /// The next request follows the answer at once: only a pause of this test of 2 s or more
+    /// The next request follows the response at once: only a pause of this test of 2 s or more
     /// between the two could let the connection go idle for that long.
     func test_delayLongerThanTheIdleTimeout_keepsTheConnectionForTheNextRequest() throws {
         let client = try rawClient()

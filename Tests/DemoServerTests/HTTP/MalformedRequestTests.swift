@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 @testable import DemoServer
 
-/// What a client can send that is not HTTP, over a raw socket: each gets its documented answer and a
+/// What a client can send that is not HTTP, over a raw socket: each gets its documented response and a
 /// closed connection within a bounded time, and the server keeps serving.
 final class MalformedRequestTests: ServerTestCase {
     enum Expected: Equatable, Sendable {
@@ -12,7 +12,7 @@ final class MalformedRequestTests: ServerTestCase {
         /// 408 once the 1 s idle timeout passed, then closed.
         case timeout
         /// Closed after the idle timeout without a byte.
-        case closedWithoutAnswer
+        case closedWithoutResponse
     }
 
     struct Case: Sendable {
@@ -85,7 +85,7 @@ final class MalformedRequestTests: ServerTestCase {
         Case("body shorter than declared, then silence", "POST /_demo/echo HTTP/1.1\nHost: x\nContent-Length: 100\n\nonly this", .timeout),
         Case("chunked body stopping mid-chunk", "POST /_demo/echo HTTP/1.1\nHost: x\nTransfer-Encoding: chunked\n\n10\nabc", .timeout),
         Case("head never finished", "GET /health HTTP/1.1\nHost: x\nX-Partial: ", .timeout),
-        Case("connection opened and left idle", bytes: [], .closedWithoutAnswer),
+        Case("connection opened and left idle", bytes: [], .closedWithoutResponse),
     ]
 
     func test_malformedRequests_getTheDocumentedAnswerAndAClosedConnection() throws {
@@ -105,7 +105,7 @@ final class MalformedRequestTests: ServerTestCase {
         let client = try rawClient()
         client.send("GET /health HTTP/1.1\nHost: x\n\n".crlf)
         XCTAssertEqual(try client.readResponse().text, #"{"status":"ok"}"#)
-        let refused = cases.filter { $0.expected != .closedWithoutAnswer }.count
+        let refused = cases.filter { $0.expected != .closedWithoutResponse }.count
         client.send("GET /_demo/stats HTTP/1.1\nHost: x\n\n".crlf)
         let stats = try JSONSerialization.jsonObject(with: Data(try client.readResponse().body)) as? [String: Any]
         XCTAssertEqual(stats?["malformed"] as? Int, refused)
@@ -144,7 +144,7 @@ final class MalformedRequestTests: ServerTestCase {
                 let response = try client.readResponse()
                 guard response.status == 408 else { return "status \(response.status), expected 408" }
                 guard ContinuousClock.now - start >= .milliseconds(900) else { return "answered before the timeout" }
-            case .closedWithoutAnswer:
+            case .closedWithoutResponse:
                 let (closed, bytes) = client.readUntilClosed()
                 guard closed, bytes.isEmpty else { return "not closed silently: \(bytes.count) bytes" }
             }

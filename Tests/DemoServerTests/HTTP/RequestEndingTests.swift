@@ -1,7 +1,7 @@
 import XCTest
 @testable import DemoServer
 
-/// Requests that end without a full answer: held by `stall-after` or `barrier`, or given up by
+/// Requests that end without a full response: held by `stall-after` or `barrier`, or given up by
 /// their client midway. Each is logged once the server is done with it, which is what these tests
 /// wait for: an event, never a length of time.
 final class RequestEndingTests: ServerTestCase {

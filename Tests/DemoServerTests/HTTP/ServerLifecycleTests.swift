@@ -63,7 +63,7 @@ final class ServerLifecycleTests: XCTestCase {
 
         let start = ContinuousClock.now
         server.stop()
-        // A hang guard, generous for a busy machine: the delayed answer and the idle connection
+        // A hang guard, generous for a busy machine: the delayed response and the idle connection
         // would each hold stop() for 300 s.
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(60))
         for client in [idle, partial, delayed] {

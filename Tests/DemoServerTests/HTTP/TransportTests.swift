@@ -73,8 +73,8 @@ final class TransportTests: ServerTestCase {
         XCTAssertTrue(client.readUntilClosed().closed)
     }
 
-    /// libcurl sends `Expect: 100-continue` for large bodies, and without an answer waits a second
-    /// before sending the body anyway: that the answer comes first, before any body byte, is
+    /// libcurl sends `Expect: 100-continue` for large bodies, and without a response waits a second
+    /// before sending the body anyway: that the response comes first, before any body byte, is
     /// `test_expect100Continue_isAnsweredBeforeTheBodyIsSent`; this one checks that URLSession's
     /// whole upload arrives intact through that exchange.
     func test_urlSessionUploadExpectingContinue_arrivesWhole() async throws {
@@ -92,7 +92,7 @@ final class TransportTests: ServerTestCase {
         XCTAssertEqual(head.status, 200)
         XCTAssertEqual(head.headers["content-length"], "15")
         XCTAssertEqual(head.body, [])
-        // Had the HEAD answer carried a body, this would read its bytes as a status line.
+        // Had the HEAD response carried a body, this would read its bytes as a status line.
         let get = try client.readResponse()
         XCTAssertEqual(get.text, #"{"status":"ok"}"#)
     }

@@ -2,7 +2,7 @@ import Foundation
 
 extension RawClient {
     /// Sends `method path` with `token` and the given header lines, byte for byte as written, and
-    /// reads the answer whole (none of a body for HEAD, 204 and 304).
+    /// reads the response whole (none of a body for HEAD, 204 and 304).
     func request(
         _ method: String = "GET", _ path: String, token: String, fields: [String] = [], body: [UInt8] = []
     ) throws -> Response {

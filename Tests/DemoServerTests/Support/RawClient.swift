@@ -30,7 +30,7 @@ final class RawClient {
         case malformedResponse(String)
     }
 
-    /// The default read timeout: a hang guard only, far above the milliseconds a loopback answer
+    /// The default read timeout: a hang guard only, far above the milliseconds a loopback response
     /// takes, so a busy machine never trips it. Tests that watch for nothing arriving pass a
     /// short one.
     static let hangGuard: Double = 30
@@ -109,7 +109,7 @@ final class RawClient {
         send(Array(text.utf8))
     }
 
-    /// One response, its body delimited by `Content-Length` (absent for 1xx, 204, and HEAD answers).
+    /// One response, its body delimited by `Content-Length` (absent for 1xx, 204, and HEAD responses).
     func readResponse(headRequest: Bool = false) throws -> Response {
         let (status, headers) = try readHead()
         let hasBody = !headRequest && status >= 200 && status != 204 && status != 304

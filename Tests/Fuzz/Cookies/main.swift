@@ -63,15 +63,15 @@ struct ReferenceList {
 
 let referenceList = ReferenceList(text: PublicSuffixRules.text)
 
-/// The reference's answers for this input: it is slow, and the jar's checks ask the same names
+/// The reference's responses for this input: it is slow, and the jar's checks ask the same names
 /// again. Emptied after each input, or libFuzzer would take what it keeps for a leak.
-nonisolated(unsafe) var referenceAnswers: [String: String?] = [:]
+nonisolated(unsafe) var referenceResponses: [String: String?] = [:]
 
 /// The reference's registrable domain of `name`.
 func referenceRegistrableDomain(_ name: String) -> String? {
-    if let known = referenceAnswers[name] { return known }
+    if let known = referenceResponses[name] { return known }
     let answer = referenceList.registrableDomain(name)
-    referenceAnswers[name] = answer
+    referenceResponses[name] = answer
     return answer
 }
 
@@ -163,7 +163,7 @@ func checkLookUp(_ jar: CookieJar, _ url: URL, now: Date) {
 /// and https.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    defer { referenceAnswers = [:] }
+    defer { referenceResponses = [:] }
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let jar = CookieJar()
     var now = Date(timeIntervalSince1970: 1_700_000_000)

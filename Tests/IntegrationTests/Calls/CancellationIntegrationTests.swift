@@ -7,9 +7,9 @@ import XCTest
 
 /// Cancelling a call on the wire: the promise settles at once, the connection is closed, and the
 /// server abandons the work (DemoServer logs "abandoned: the client closed the connection during
-/// the delay" when the peer hangs up while a `delay` fault holds the answer). The delays are the
+/// the delay" when the peer hangs up while a `delay` fault holds the response). The delays are the
 /// longest there is (300 s), so only a hang-up can end them within a test: a busy machine may take
-/// its time to cancel, and the answer still cannot come first. Waits are hang guards (30 s).
+/// its time to cancel, and the response still cannot come first. Waits are hang guards (30 s).
 final class CancellationIntegrationTests: IntegrationTestCase {
     /// Sends `endpoint` and returns once the server has started handling it (counted it for
     /// `route`), so that a cancel reaches a request the server is working on.

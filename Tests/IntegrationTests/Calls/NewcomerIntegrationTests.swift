@@ -60,7 +60,7 @@ final class NewcomerIntegrationTests: IntegrationTestCase {
     }
 
     /// A request that carries an `Authorization` of the app's own is the app's business: its 401
-    /// is the server's answer, not a missing login.
+    /// is the server's response, not a missing login.
     func test_aRequestWithItsOwnAuthorization_keepsTheServersAnswer() async throws {
         let (_, client) = try authenticatedClient()
 
@@ -72,8 +72,8 @@ final class NewcomerIntegrationTests: IntegrationTestCase {
     // MARK: Token field names
 
     /// The demo API calls its token `token`; an authenticator left with RFC 6749's names is told
-    /// the names the answer had (never their values) and where to set them.
-    func test_aTokenAnswerWithOtherFieldNames_namesThem_andTheSetting() async throws {
+    /// the names the response had (never their values) and where to set them.
+    func test_aTokenResponseReadingWithOtherFieldNames_namesThem_andTheSetting() async throws {
         let authenticator = try Authenticator(tokenURL: server.baseURL.appending(path: "tokens"))
 
         let error = await error(of: authenticator.logIn(username: "demo", password: "demo"))
@@ -110,7 +110,7 @@ final class NewcomerIntegrationTests: IntegrationTestCase {
 
     // MARK: A GET with a body
 
-    /// URLSession refuses a GET with a body with the error code of an answer over the size
+    /// URLSession refuses a GET with a body with the error code of a response over the size
     /// limit; over `URLSessionTransport` the call says what happened instead, and nothing
     /// reaches the server.
     func test_aGETWithABody_overURLSession_isRefusedBeforeSending_neverCalledTooLarge() async throws {
@@ -161,7 +161,7 @@ final class NewcomerIntegrationTests: IntegrationTestCase {
 
         let decoded = try await stats()
 
-        // Bytes sent go on growing: the answer that carried these counts is counted after them.
+        // Bytes sent go on growing: the response that carried these counts is counted after them.
         var read = server.stats
         read.bytesSent = decoded.bytesSent
         XCTAssertEqual(decoded, read)

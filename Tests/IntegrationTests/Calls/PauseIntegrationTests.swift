@@ -16,7 +16,7 @@ import XCTest
 /// the promise holds progress back instead, which the last test shows.
 final class PauseIntegrationTests: IntegrationTestCase {
     func test_pausedThenResumedRequest_completesWithItsValue() async throws {
-        // The server holds the answer at a barrier of two until the test sends the second
+        // The server holds the response at a barrier of two until the test sends the second
         // request, so the call cannot settle before it is paused (a fulfil settles a paused call).
         let hold = "barrier=2"
         let promise = client.send(GetOrder(id: 1, fault: hold))
@@ -64,7 +64,7 @@ final class PauseIntegrationTests: IntegrationTestCase {
     }
 
     func test_cancellingAPausedRequest_settlesAsCancelled() async throws {
-        // Held far longer than the test: the answer cannot settle the call before the cancel.
+        // Held far longer than the test: the response cannot settle the call before the cancel.
         let promise = client.send(GetOrder(id: 1, fault: "delay=300s"))
         promise.pause()
 
@@ -122,7 +122,7 @@ final class PauseIntegrationTests: IntegrationTestCase {
         let release = DispatchSemaphore(value: 0)
         let heldClient = try overURLSession(makeClient { $0.adapters = [HeldAdapter(release: release)] })
         let reported = Locked<[PromiseProgress]>([])
-        // The server holds the answer at a barrier of two until the test sends the second
+        // The server holds the response at a barrier of two until the test sends the second
         // request: the checks below run while it is held, however long they take.
         let hold = ["X-Demo-Fault": "barrier=2"]
         let upload = heldClient.send(Request<Photo>(.post, "reviews/\(review.id)/photos", headers: hold,
@@ -131,7 +131,7 @@ final class PauseIntegrationTests: IntegrationTestCase {
         upload.progress { progress in reported.withLock { $0.append(progress) } }
         release.signal()
 
-        // The server counts the request once it has read the whole body, then holds its answer.
+        // The server counts the request once it has read the whole body, then holds its response.
         try await waitUntilServerCounts(1, for: "POST /reviews/:review_id/photos")
         XCTAssertEqual(reported.value, [], "progress was delivered while paused")
         XCTAssertEqual(upload.state, .paused)

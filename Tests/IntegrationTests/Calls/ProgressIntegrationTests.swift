@@ -65,7 +65,7 @@ final class ProgressIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(sending.last, PromiseProgress(completed: bodyLength, total: bodyLength, kind: .bytesSent))
     }
 
-    /// Bytes sent, every one of them, and only then bytes received, ending with the whole answer.
+    /// Bytes sent, every one of them, and only then bytes received, ending with the whole response.
     func test_upload_reportsTheBodySent_thenTheResponsesBytes() async throws {
         let bodyLength = Int64(form.body.count)
         let reported = Locked<[PromiseProgress]>([])
@@ -73,13 +73,13 @@ final class ProgressIntegrationTests: IntegrationTestCase {
         _ = try await uploadImage { progress in reported.withLock { $0.append(progress) } }
 
         let answer = #"{"id":1,"review_id":1,"url":"/photos/1","filename":"photo.jpg","bytes":1048576,"sha256":"\#(Fixtures.sha256Hex(image))"}"#
-        let answerLength = Int64(answer.utf8.count)
+        let responseLength = Int64(answer.utf8.count)
         let all = reported.value
         let lastSent = all.lastIndex { $0.total == bodyLength }
-        let firstReceived = all.firstIndex { $0.total == answerLength }
+        let firstReceived = all.firstIndex { $0.total == responseLength }
         XCTAssertEqual(lastSent.map { all[$0] }, PromiseProgress(completed: bodyLength, total: bodyLength, kind: .bytesSent), "\(all.suffix(5))")
         XCTAssertLessThan(try XCTUnwrap(lastSent), try XCTUnwrap(firstReceived), "\(all.suffix(5))")
-        XCTAssertEqual(all.last, PromiseProgress(completed: answerLength, total: answerLength, kind: .bytesReceived), "\(all.suffix(5))")
+        XCTAssertEqual(all.last, PromiseProgress(completed: responseLength, total: responseLength, kind: .bytesReceived), "\(all.suffix(5))")
     }
 
     /// How many reports a fast transfer makes depends on the machine (reports made before a
@@ -101,8 +101,8 @@ final class ProgressIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(reported.value.last, PromiseProgress(completed: total, total: total, kind: .bytesReceived))
     }
 
-    /// The server sends the first mebibyte of its answer and then nothing until the client hangs
-    /// up (`stall-after`): bytes received are reported before the answer is whole, however the
+    /// The server sends the first mebibyte of its response and then nothing until the client hangs
+    /// up (`stall-after`): bytes received are reported before the response is whole, however the
     /// machine schedules the threads.
     func test_download_reportsTheBytesAsTheyArrive() async throws {
         let total: Int64 = 4 << 20

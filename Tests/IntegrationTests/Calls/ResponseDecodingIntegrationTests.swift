@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The non-JSON response types against real answers: `Data`, `String` and `Void`.
+/// The non-JSON response types against real responses: `Data`, `String` and `Void`.
 final class ResponseDecodingIntegrationTests: IntegrationTestCase {
     /// `GET /health` as text, through an endpoint type whose `Response` is `String`.
     private struct HealthText: Endpoint {

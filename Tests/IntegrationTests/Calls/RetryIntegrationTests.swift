@@ -88,7 +88,7 @@ final class RetryIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(requests, 2)
         XCTAssertEqual(events.labels, [
             "started GET /orders/1", "attempt 1",
-            // A connection closed with no answer: what the default transport calls it.
+            // A connection closed with no response: what the default transport calls it.
             "retrying after 1 (transport \(URLError.Code.networkConnectionLost.rawValue))",
             "attempt 2", "succeeded 200 after 2",
         ])

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Validation against the server's real error answers, and the sentences errors read as.
+/// Validation against the server's real error responses, and the sentences errors read as.
 final class ValidationIntegrationTests: IntegrationTestCase {
     func test_unknownOrder_isUnacceptableStatus404WithServerMessage() async {
         let error = await apiError(client.send(GetOrder(id: 999)))

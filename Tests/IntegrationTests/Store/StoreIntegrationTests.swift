@@ -62,10 +62,10 @@ final class StoreIntegrationTests: FolderTestCase {
             configuration.retryPolicy = Self.fastRetries
             configuration.store = self.store
         }
-        let fresh = try await client.answer(for: Request<StoredBook>(.get, "books/2"), offline: .stored(id: 2)).value
+        let fresh = try await client.fetch(Request<StoredBook>(.get, "books/2"), offline: .stored(id: 2)).value
         server.stop()
 
-        let stored = try await client.answer(for: Request<StoredBook>(.get, "books/2"), offline: .stored(id: 2)).value
+        let stored = try await client.fetch(Request<StoredBook>(.get, "books/2"), offline: .stored(id: 2)).value
 
         XCTAssertFalse(fresh.isFromStore)
         XCTAssertEqual(fresh.response?.statusCode, 200)

@@ -39,7 +39,7 @@ final class StreamFailureTests: XCTestCase {
             "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"
             + "data: {}\n\ndata: {\"n\": 2}\n\ndata: {\"n\": 3}\n\n"
         ).utf8)
-        let server = try ScriptedServer(answer: answer, holdsOpen: true)
+        let server = try ScriptedServer(response: answer, holdsOpen: true)
         var configuration = Client.Configuration(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!)
         configuration.deliveryQueue = ParkingNumber.queue
         let client = try Client(configuration: configuration, transport: HTTP1Transport())

@@ -20,7 +20,7 @@ final class StreamScriptedTests: XCTestCase {
     }
 
     func test_events_arriveDecoded_inOrder_overEachTransport_inBothStyles() async throws {
-        let server = try ScriptedServer(answer: Self.events)
+        let server = try ScriptedServer(response: Self.events)
         for (name, transport) in transports() {
             let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: transport)
             var options = StreamOptions()
@@ -49,7 +49,7 @@ final class StreamScriptedTests: XCTestCase {
         let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n".utf8)
         let event = Array("data: {\"n\": 1}\n\n".utf8)
         let piece = Array((0..<4096).flatMap { _ in event })
-        let server = try ScriptedServer(answer: head, streamed: 256 << 20, piece: piece)
+        let server = try ScriptedServer(response: head, streamed: 256 << 20, piece: piece)
         let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: HTTP1Transport())
         let release = DispatchSemaphore(value: 0)
         let first = Locked(true)
@@ -82,7 +82,7 @@ final class StreamScriptedTests: XCTestCase {
     func test_aReaderThatStopsPulling_holdsTheServerBack_overHTTP1Transport() async throws {
         let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n".utf8)
         let piece = Array("data: ".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: (64 << 10) - 8) + Array("\n\n".utf8)
-        let server = try ScriptedServer(answer: head, streamed: 256 << 20, piece: piece)
+        let server = try ScriptedServer(response: head, streamed: 256 << 20, piece: piece)
         let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: HTTP1Transport())
         var elements = client.events(Request<String>(.get, "answer")).makeAsyncIterator()
 
@@ -97,7 +97,7 @@ final class StreamScriptedTests: XCTestCase {
 
     func test_anElementPastTheLimit_failsTheStream_withASentence() async throws {
         let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\ndata: ok\n\ndata: ".utf8)
-        let server = try ScriptedServer(answer: head, streamed: 8 << 20)
+        let server = try ScriptedServer(response: head, streamed: 8 << 20)
         for (name, transport) in transports() {
             let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: transport)
             var options = StreamOptions()
@@ -116,7 +116,7 @@ final class StreamScriptedTests: XCTestCase {
 
     func test_aWrongMediaType_failsBeforeAnyElement_withTheBodysStart() async throws {
         let answer = Array("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 20\r\n\r\n<html>not events</a>".utf8)
-        let server = try ScriptedServer(answer: answer)
+        let server = try ScriptedServer(response: answer)
         for (name, transport) in transports() {
             let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: transport)
             var pulled = 0
@@ -133,7 +133,7 @@ final class StreamScriptedTests: XCTestCase {
 
     func test_anErrorStatusOfTheStreamsType_failsBeforeAnyElement() async throws {
         let answer = Array("HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/event-stream\r\nContent-Length: 14\r\n\r\ndata: broken\n\n".utf8)
-        let server = try ScriptedServer(answer: answer)
+        let server = try ScriptedServer(response: answer)
         for (name, transport) in transports() {
             let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: transport) { $0.retryPolicy = nil }
             let seen = Locked(0)
@@ -152,7 +152,7 @@ final class StreamScriptedTests: XCTestCase {
     func test_pausingAStream_holdsTheServerBack_untilResumed() async throws {
         let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n".utf8)
         let piece = Array((0..<4096).flatMap { _ in Array("data: {\"n\": 1}\n\n".utf8) })
-        let server = try ScriptedServer(answer: head, streamed: 256 << 20, piece: piece)
+        let server = try ScriptedServer(response: head, streamed: 256 << 20, piece: piece)
         let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: HTTP1Transport())
         let first = expectation(description: "the first element")
         let more = expectation(description: "a thousand elements after resuming")
@@ -179,7 +179,7 @@ final class StreamScriptedTests: XCTestCase {
 
     /// Raw events to a handler: every event in order, or only those of the type asked for.
     func test_rawEvents_toAHandler_inOrder_filteredByType() async throws {
-        let server = try ScriptedServer(answer: Self.events)
+        let server = try ScriptedServer(response: Self.events)
         let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: HTTP1Transport())
         let all = Locked<[String]>([])
         _ = try await client.events(Request<ServerSentEvent>(.get, "answer")) { event in all.withLock { $0.append(event.type + ":" + event.data) } }.value
@@ -199,7 +199,7 @@ final class StreamScriptedTests: XCTestCase {
         #if os(Linux)
         let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n".utf8)
         let body = GzipBomb.repeating(Array("data:x\n\n".utf8), count: 512 << 20)
-        let server = try ScriptedServer(answer: head + body, holdsOpen: true)
+        let server = try ScriptedServer(response: head + body, holdsOpen: true)
         let client = try Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/")!, transport: HTTP1Transport())
         let before = try PeakMemory.reset()
         let release = DispatchSemaphore(value: 0)

@@ -16,7 +16,7 @@ enum ChildProcess {
         return (name, environment[argumentKey] ?? "")
     }
 
-    /// The child's answer to its parent.
+    /// The child's response to its parent.
     static func report(_ text: String) throws {
         guard let path = ProcessInfo.processInfo.environment[reportKey] else { return }
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))

@@ -5,7 +5,7 @@ import Foundation
 import XCTest
 
 /// A loopback server that holds a conversation of the test's own with each client, over plain
-/// TCP or TLS: for the exchanges no ordinary server has (an interim answer before the body is
+/// TCP or TLS: for the exchanges no ordinary server has (an interim response before the body is
 /// read, a close without `close_notify`, an event cut in two). Each connection, one at a time,
 /// is handed to `script` as a ``Peer``; when the script returns, the connection closes.
 final class ConversationServer: Sendable {

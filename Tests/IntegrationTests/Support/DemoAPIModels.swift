@@ -74,7 +74,7 @@ struct Health: Decodable, Equatable, Sendable {
     var status: String
 }
 
-/// `POST /tokens`' answer.
+/// `POST /tokens`' response.
 struct Tokens: Decodable, Equatable, Sendable {
     var token: String
     var refreshToken: String
@@ -87,7 +87,7 @@ struct Tokens: Decodable, Equatable, Sendable {
     }
 }
 
-/// `/_demo/echo`'s answer: what arrived at the server (header names lower-cased).
+/// `/_demo/echo`'s response: what arrived at the server (header names lower-cased).
 struct Echo: Decodable, Equatable, Sendable {
     var method: String
     var path: String
@@ -177,7 +177,7 @@ enum Demo {
         Request(method, "_demo/echo", headers: headers, body: body)
     }
 
-    /// `/_demo/redirect?status=S&to=URL`, answered (after following) by whatever `to` answers.
+    /// `/_demo/redirect?status=S&to=URL`, answered (after following) by whatever `to` responses.
     static func redirect(
         _ method: HTTPMethod = .get, status: Int, to target: String, headers: [String: String] = [:],
         body: RequestBody = .none

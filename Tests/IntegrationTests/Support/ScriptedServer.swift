@@ -9,8 +9,8 @@ import Darwin
 #endif
 
 /// A loopback server that answers every request with the same bytes, exactly as written, for
-/// the answers DemoServer never sends (a `Content-Length` past `Int64`, a head cut short): it
-/// reads a request's head, writes `answer` and then `streamed` bytes more, then closes the
+/// the responses DemoServer never sends (a `Content-Length` past `Int64`, a head cut short): it
+/// reads a request's head, writes `response` and then `streamed` bytes more, then closes the
 /// connection (or, with `holdsOpen`, waits for the client to close it).
 ///
 /// It counts the bytes it has sent, and tells (``heldBack``) when the client stopped taking
@@ -25,23 +25,23 @@ final class ScriptedServer: Sendable {
     var port: UInt16 { listener.port }
 
     /// - Parameter reads: With `holdsOpen`, whether the server goes on reading what the client
-    ///   sends after the answer (`false`: it reads nothing more, so a client still sending a body
+    ///   sends after the response (`false`: it reads nothing more, so a client still sending a body
     ///   finds no room once the socket's buffers are full).
     /// - Parameter piece: What the streamed bytes repeat (64 KiB of `a` by default).
-    init(answer: [UInt8], streamed: Int = 0, piece: [UInt8]? = nil, holdsOpen: Bool = false, reads: Bool = true) throws {
+    init(response: [UInt8], streamed: Int = 0, piece: [UInt8]? = nil, holdsOpen: Bool = false, reads: Bool = true) throws {
         let sent = self.sent, heldBack = self.heldBack
         heldBack.assertForOverFulfill = false
         listener = try LoopbackListener { connection, wake in
-            Self.serve(connection, answer: answer, streamed: streamed, piece: piece, holdsOpen: holdsOpen, reads: reads,
+            Self.serve(connection, response: response, streamed: streamed, piece: piece, holdsOpen: holdsOpen, reads: reads,
                        wake: wake, sent: sent, heldBack: heldBack)
         }
     }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/answer")! }
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/response")! }
 
-    /// Reads up to the end of a request head, then sends `answer` and `streamed` bytes.
+    /// Reads up to the end of a request head, then sends `response` and `streamed` bytes.
     private static func serve(
-        _ connection: Int32, answer: [UInt8], streamed: Int, piece: [UInt8]?, holdsOpen: Bool, reads: Bool, wake: Int32,
+        _ connection: Int32, response: [UInt8], streamed: Int, piece: [UInt8]?, holdsOpen: Bool, reads: Bool, wake: Int32,
         sent total: Locked<Int>, heldBack: XCTestExpectation
     ) {
         var received: [UInt8] = []
@@ -54,9 +54,9 @@ final class ScriptedServer: Sendable {
             received += buffer[0..<count]
         }
         var sent = 0
-        while sent < answer.count {
+        while sent < response.count {
             guard Posix.wait(for: connection, writable: true, wake: wake, until: .now + .seconds(30)) == .ready else { return }
-            let count = answer.withUnsafeBytes { Posix.send(connection, UnsafeRawBufferPointer(rebasing: $0[sent...])) }
+            let count = response.withUnsafeBytes { Posix.send(connection, UnsafeRawBufferPointer(rebasing: $0[sent...])) }
             guard count >= 0 else { return }
             sent += count
             total.withLock { $0 += count }

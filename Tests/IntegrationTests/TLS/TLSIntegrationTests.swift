@@ -133,7 +133,7 @@ final class TLSIntegrationTests: XCTestCase {
     }
 
     /// A server that answers before the body is in (413, its length declared too large) is heard
-    /// over TLS as over TCP: the answer, decrypted while the body was going out, is read first.
+    /// over TLS as over TCP: the response, decrypted while the body was going out, is read first.
     func test_anEarlyAnswer_whileTheBodyGoesOut_isRead() async throws {
         let server = try DemoServer.start(configuration: .init(maxBodyBytes: 1 << 20, tls: .loopback))
         let client = try client(server.baseURL, transport())
@@ -147,7 +147,7 @@ final class TLSIntegrationTests: XCTestCase {
         _ = try await client.send(Request<Data>(.get, "health")).value
     }
 
-    /// An answer cut short by a close without `close_notify` fails as cut (its length says so),
+    /// A response cut short by a close without `close_notify` fails as cut (its length says so),
     /// and the next call goes out on a new connection.
     func test_anAnswerCutWithoutCloseNotify_failsAsCut() async throws {
         let server = try secureServer()

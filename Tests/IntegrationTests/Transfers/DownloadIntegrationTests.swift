@@ -8,7 +8,7 @@ import FoundationNetworking
 import TestSupport
 import XCTest
 
-/// `Client.download(_:to:)` against DemoServer: bytes to a file in bounded memory, error answers,
+/// `Client.download(_:to:)` against DemoServer: bytes to a file in bounded memory, error responses,
 /// cancellation.
 final class DownloadIntegrationTests: FolderTestCase {
     /// The temporary files of downloads Baton has not yet moved or removed.
@@ -68,7 +68,7 @@ final class DownloadIntegrationTests: FolderTestCase {
         XCTAssertEqual(try partialFiles(), before)
     }
 
-    /// The server sends the first mebibyte of a 64 MiB answer and then nothing until the client
+    /// The server sends the first mebibyte of a 64 MiB response and then nothing until the client
     /// hangs up (`stall-after`), so the cancel lands mid-transfer however slow the machine, with
     /// the download's temporary file already there.
     func test_cancellingADownload_leavesNoFile() async throws {

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `Idempotency-Key` against DemoServer, which honours it: photos whose answers were cut and that
+/// `Idempotency-Key` against DemoServer, which honours it: photos whose responses were cut and that
 /// were sent again are stored once, a review answered `503` once is retried and stored once, and
 /// a key reused for another request is refused.
 final class IdempotencyIntegrationTests: IntegrationTestCase {
@@ -15,7 +15,7 @@ final class IdempotencyIntegrationTests: IntegrationTestCase {
     func test_photoUploadsWhoseAnswersAreCut_andRetried_leaveExactlyOnePhotoEach() async throws {
         let review = try await newReview()
         let before = try await stats()
-        // Each upload's answer is cut once, after the server stored the photo (`n` tells the
+        // Each upload's response is cut once, after the server stored the photo (`n` tells the
         // faults apart, so that each applies once).
         let uploads = (0..<5).map { index in
             Photos.upload(Multipart.imageBytes(count: 30_000 + index), index: index, to: review.id, fault: "drop-after=120;times=1;n=\(index)")

@@ -28,10 +28,10 @@ final class RevalidationIntegrationTests: ImageTestCase {
     func test_aStoredBook_isRevalidated_withA304_andTheSameValue_withoutABody() async throws {
         let store = InMemoryEntityStore()
         let client = try bookClient(store: store)
-        let first = try await client.answer(for: Request<StoredBook>(.get, "books/1")).value
+        let first = try await client.fetch(Request<StoredBook>(.get, "books/1")).value
         let before = try await stats()
 
-        let second = try await client.answer(for: Request<StoredBook>(.get, "books/1")).value
+        let second = try await client.fetch(Request<StoredBook>(.get, "books/1")).value
 
         XCTAssertFalse(first.isRevalidated)
         XCTAssertTrue(second.isRevalidated)
@@ -48,7 +48,7 @@ final class RevalidationIntegrationTests: ImageTestCase {
         let client = try bookClient(store: InMemoryEntityStore(), revalidates: false)
         _ = try await client.send(Request<StoredBook>(.get, "books/1")).value
 
-        let second = try await client.answer(for: Request<StoredBook>(.get, "books/1")).value
+        let second = try await client.fetch(Request<StoredBook>(.get, "books/1")).value
 
         XCTAssertFalse(second.isRevalidated)
         XCTAssertEqual(second.response?.statusCode, 200)
@@ -70,7 +70,7 @@ final class RevalidationIntegrationTests: ImageTestCase {
         let first = try await client.send(Request<StoredReview>(.get, "reviews/\(review.id)")).value
         _ = try await client.send(Photos.upload(image, index: 0, to: review.id)).value
 
-        let again = try await client.answer(for: Request<StoredReview>(.get, "reviews/\(review.id)")).value
+        let again = try await client.fetch(Request<StoredReview>(.get, "reviews/\(review.id)")).value
 
         XCTAssertEqual(again.response?.statusCode, 200)
         XCTAssertFalse(again.isRevalidated)

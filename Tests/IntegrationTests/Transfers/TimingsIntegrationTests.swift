@@ -31,7 +31,7 @@ final class TimingsIntegrationTests: IntegrationTestCase {
 
         XCTAssertEqual(timings.attempts.count, 1)
         let attempt = try XCTUnwrap(timings.attempts.first)
-        // The server holds its answer 100 ms from reading the request, which may come before the
+        // The server holds its response 100 ms from reading the request, which may come before the
         // client's thread, paused by a busy machine, marks its last byte written: that pause moves
         // time from waiting to sending, but the two together always hold the delay.
         let sendingAndWaiting = try XCTUnwrap(attempt.sending) + XCTUnwrap(attempt.waiting)

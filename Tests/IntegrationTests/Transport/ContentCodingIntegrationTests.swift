@@ -15,7 +15,7 @@ final class ContentCodingIntegrationTests: XCTestCase {
     /// A server answering every request `200` with `body`, in the `coding` named.
     private func server(coding: String) throws -> ScriptedServer {
         let head = "HTTP/1.1 200 OK\r\nContent-Encoding: \(coding)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
-        return try ScriptedServer(answer: Array((head + body).utf8))
+        return try ScriptedServer(response: Array((head + body).utf8))
     }
 
     private func client(_ server: ScriptedServer) throws -> Client {
@@ -44,7 +44,7 @@ final class ContentCodingIntegrationTests: XCTestCase {
         XCTAssertEqual(String(decoding: data, as: UTF8.self), body)
     }
 
-    /// A `HEAD` answer names the coding its `GET` would have, with no body to refuse.
+    /// A `HEAD` response names the coding its `GET` would have, with no body to refuse.
     func test_aHEADAnswerNamingBr_isNotRefused() async throws {
         let server = try server(coding: "br")
         let response = try await client(server).send(Request<HTTPResponse>(.head, "answer")).value

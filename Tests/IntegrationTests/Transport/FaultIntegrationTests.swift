@@ -88,7 +88,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
 
     // MARK: Drops on a kept-alive connection
     //
-    // When a reused connection closes without an answer, libcurl itself sends the request again on
+    // When a reused connection closes without a response, libcurl itself sends the request again on
     // a fresh connection ("Connection died, retrying a fresh connect"), before Baton hears of it;
     // so does HTTP1Transport for an idempotent request (HTTP1TransportIntegrationTests).
 
@@ -106,7 +106,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
 
     /// When a POST's kept-alive connection turns out to be dead, libcurl on Linux re-sends the
     /// request on a new connection by itself, and FoundationNetworking cannot rewind the body:
-    /// the POST arrives again with its `Content-Length` but no body, and the server answers 408
+    /// the POST arrives again with its `Content-Length` but no body, and the server responses 408
     /// once its idle timeout (5 s here) passes. (On Apple platforms the drop is a prompt
     /// transport error.) Baton cannot see or stop that re-send; what it guarantees, and this test
     /// pins, is that the call fails with a typed error, in bounded time, after exactly one
@@ -138,7 +138,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     // block, and FoundationNetworking stops the process with "NativeProtocol.swift:240: Fatal
     // error: Transfer completed, but there's no response." Observed for every cut from byte 17
     // (the end of "HTTP/1.1 200 OK\r\n") until the Content-Length field has arrived (byte 84 of
-    // this answer). The two cuts below are on either side of that window.
+    // this response). The two cuts below are on either side of that window.
 
     func test_dropAfter10Bytes_insideTheStatusLine_failsAsATransportError() async throws {
         let error = await apiError(try singleAttemptClient(transport: urlSessionTransport()).send(GetOrder(id: 1, fault: "drop-after=10")))
@@ -149,7 +149,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     }
 
     func test_dropAfter130Bytes_insideTheBody_failsAsATransportError() async throws {
-        // The answer to GET /orders/1 has a 120-byte head and a 73-byte body.
+        // The response to GET /orders/1 has a 120-byte head and a 73-byte body.
         let error = await apiError(try singleAttemptClient().send(GetOrder(id: 1, fault: "drop-after=130")))
 
         let code = transportCode(error)
@@ -176,7 +176,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
 
         let error = await apiError(client.send(GetOrder(id: 1, fault: "delay=300s")))
 
-        // Without the timeout on the wire, the answer would arrive after 300 s and fulfil the call.
+        // Without the timeout on the wire, the response would arrive after 300 s and fulfil the call.
         XCTAssertEqual(transportCode(error), .timedOut)
     }
 

@@ -11,7 +11,7 @@ import XCTest
 
 /// `HTTP1Transport` against DemoServer and a scripted raw server: connections kept alive and
 /// bounded, a stale connection's request sent again only when that is safe, bodies sent with
-/// their length, malformed answers failing their calls with a sentence, and cookies kept.
+/// their length, malformed responses failing their calls with a sentence, and cookies kept.
 final class HTTP1TransportIntegrationTests: IntegrationTestCase {
     /// A client of `server` over a transport of its own, with `maximumConnectionsPerOrigin`.
     private func makeHTTP1Client(connections: Int = 16, retries: Bool = false) throws -> Client {
@@ -95,7 +95,7 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
     }
 
     /// The server drops the connection on receiving the second request, without a byte of
-    /// answer: a GET is sent once more, on a new connection, and succeeds.
+    /// response: a GET is sent once more, on a new connection, and succeeds.
     func test_aStaleConnection_sendsAnIdempotentRequestAgain() async throws {
         let client = try makeHTTP1Client()
         _ = try await client.send(Request<Order>(.get, "orders/1")).value
@@ -148,7 +148,7 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
     }
 
     /// The server refuses the upload from its head (413) while the body is still going out: the
-    /// call ends with that answer, promptly, neither hanging nor crashing.
+    /// call ends with that response, promptly, neither hanging nor crashing.
     func test_anUploadRefusedMidway_endsWithTheServersAnswer() async throws {
         let small = try DemoServer.start(configuration: DemoServer.Configuration(maxBodyBytes: 1 << 20, idleTimeout: 30))
         defer { small.stop() }
@@ -169,7 +169,7 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
     }
 
     /// A server that answers `413` from the head and reads no more of the body: the client stops
-    /// sending and reads the answer, rather than wait for room to send the rest.
+    /// sending and reads the response, rather than wait for room to send the rest.
     func test_anAnswerBeforeTheBody_stopsTheUpload_andIsTheCallsAnswer() async throws {
         let server = try ScriptedServer(
             answer: Array("HTTP/1.1 413 Content Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
@@ -191,7 +191,7 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
     /// call resumes; then the whole body arrives.
     func test_aPausedDownload_holdsTheServerBack_untilResumed() async throws {
         let size = 64 << 20
-        let server = try ScriptedServer(answer: Array("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n\r\n".utf8), streamed: size)
+        let server = try ScriptedServer(response: Array("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n\r\n".utf8), streamed: size)
         // Held until paused, so that the pause comes before the transfer starts, whenever this
         // test's thread runs.
         let release = DispatchSemaphore(value: 0)
@@ -218,7 +218,7 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
     func test_aGzipBomb_isStoppedAtTheLimit_inBoundedMemory() async throws {
         #if os(Linux)
         let bomb = GzipBomb.zeros(count: 1 << 30)
-        let server = try ScriptedServer(answer: Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n".utf8) + bomb)
+        let server = try ScriptedServer(response: Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n".utf8) + bomb)
         let client = try Client(baseURL: server.url, transport: HTTP1Transport()) { $0.retryPolicy = nil }
         let before = try PeakMemory.reset()
 
@@ -244,7 +244,7 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(order.id, 1)
     }
 
-    /// A server that stalls in the middle of its answer meets the request's timeout.
+    /// A server that stalls in the middle of its response meets the request's timeout.
     func test_aServerStallingMidAnswer_meetsTheTimeout() async throws {
         var configuration = client.configuration
         configuration.timeout = .milliseconds(300)
@@ -256,9 +256,9 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(error?.urlError?.code, .timedOut, "\(String(describing: error))")
     }
 
-    // MARK: Malformed answers
+    // MARK: Malformed responses
 
-    /// Each answer, sent by a raw server exactly as written, fails its call with a transport
+    /// Each response, sent by a raw server exactly as written, fails its call with a transport
     /// error saying what was wrong; the process goes on serving.
     func test_everyMalformedAnswer_failsItsCallWithASentence() async throws {
         let table: [(answer: String, code: URLError.Code, says: String)] = [
@@ -274,7 +274,7 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
             ("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", .networkConnectionLost, "3 of 10"),
         ]
         for row in table {
-            let server = try ScriptedServer(answer: Array(row.answer.utf8))
+            let server = try ScriptedServer(response: Array(row.answer.utf8))
             let client = try Client(baseURL: server.url, transport: HTTP1Transport()) { $0.retryPolicy = nil }
 
             let error = await awaitFailure(client.send(Request<Data>(.get, "answer")))
@@ -287,7 +287,7 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
 
     /// A declared length of 2^63 - 1 is refused from the head, before a byte of the body is kept.
     func test_aContentLengthOfInt64Max_isRefusedFromTheHead() async throws {
-        let server = try ScriptedServer(answer: Array("HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n\r\nabc".utf8), holdsOpen: true)
+        let server = try ScriptedServer(response: Array("HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n\r\nabc".utf8), holdsOpen: true)
         let client = try Client(baseURL: server.url, transport: HTTP1Transport()) { $0.retryPolicy = nil }
 
         #if os(Linux)
@@ -311,7 +311,7 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         let answer = "HTTP/1.1 302 Found\r\nSet-Cookie: session=c1; Path=/; HttpOnly\r\n"
             + "Set-Cookie: tracker=t; Domain=example.com\r\nLocation: \(echo)\r\nContent-Length: 0\r\n\r\n"
         for keepsCookies in [true, false] {
-            let scripted = try ScriptedServer(answer: Array(answer.utf8))
+            let scripted = try ScriptedServer(response: Array(answer.utf8))
             var settings = HTTP1Transport.Configuration()
             settings.keepsCookies = keepsCookies
             let client = try Client(baseURL: scripted.url, transport: HTTP1Transport(configuration: settings)) {

@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 import XCTest
 
-/// Baton's own transport against servers that do what ordinary ones rarely do: interim answers
+/// Baton's own transport against servers that do what ordinary ones rarely do: interim responses
 /// while a body goes out, a TLS close without `close_notify`, streams cut inside an element,
 /// hosts that could be read as two, and origins without end.
 final class HostileNetworkTests: XCTestCase {
@@ -27,10 +27,10 @@ final class HostileNetworkTests: XCTestCase {
         return request
     }
 
-    // MARK: Interim answers
+    // MARK: Interim responses
 
-    /// The server answers `100 Continue` as soon as the head arrives, and `103 Early Hints` in the
-    /// middle, then reads the whole body and only then sends its final answer: the body must go on.
+    /// The server responses `100 Continue` as soon as the head arrives, and `103 Early Hints` in the
+    /// middle, then reads the whole body and only then sends its final response: the body must go on.
     private static func interimScript(_ peer: ConversationServer.Peer) {
         guard let head = peer.readHead(),
               let line = head.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
@@ -55,15 +55,15 @@ final class HostileNetworkTests: XCTestCase {
 
     func test_interimAnswerReading_tellsInterimFromFinal_atAnySplit() {
         let interim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-        XCTAssertEqual(InterimAnswer.read(interim), .interim(length: interim.count))
-        XCTAssertEqual(InterimAnswer.read(interim + Array("HTTP/1.1 413".utf8)), .interim(length: interim.count))
-        XCTAssertEqual(InterimAnswer.read(Array("HTTP/1.1 103 Early\nLink: x\n\n".utf8)), .interim(length: 28))
-        for cut in 0..<interim.count { XCTAssertEqual(InterimAnswer.read(interim[..<cut]), .incomplete, "cut at \(cut)") }
-        XCTAssertEqual(InterimAnswer.read(Array("HTTP/1.1 413 Too Large\r\n\r\n".utf8)), .final)
-        XCTAssertEqual(InterimAnswer.read(Array("HTTP/1.1 101 Switching\r\n\r\n".utf8)), .final)
-        XCTAssertEqual(InterimAnswer.read(Array("HTTP/1.1 200".utf8)), .final)
-        XCTAssertEqual(InterimAnswer.read(Array("garbage".utf8)), .final)
-        XCTAssertEqual(InterimAnswer.read(Array("HTTP/1.1 100 " .utf8) + Array(repeating: 0x61, count: 100), maximumLength: 64), .final)
+        XCTAssertEqual(InterimResponse.read(interim), .interim(length: interim.count))
+        XCTAssertEqual(InterimResponse.read(interim + Array("HTTP/1.1 413".utf8)), .interim(length: interim.count))
+        XCTAssertEqual(InterimResponse.read(Array("HTTP/1.1 103 Early\nLink: x\n\n".utf8)), .interim(length: 28))
+        for cut in 0..<interim.count { XCTAssertEqual(InterimResponse.read(interim[..<cut]), .incomplete, "cut at \(cut)") }
+        XCTAssertEqual(InterimResponse.read(Array("HTTP/1.1 413 Too Large\r\n\r\n".utf8)), .final)
+        XCTAssertEqual(InterimResponse.read(Array("HTTP/1.1 101 Switching\r\n\r\n".utf8)), .final)
+        XCTAssertEqual(InterimResponse.read(Array("HTTP/1.1 200".utf8)), .final)
+        XCTAssertEqual(InterimResponse.read(Array("garbage".utf8)), .final)
+        XCTAssertEqual(InterimResponse.read(Array("HTTP/1.1 100 " .utf8) + Array(repeating: 0x61, count: 100), maximumLength: 64), .final)
     }
 
     // MARK: Truncation

@@ -10,7 +10,7 @@ import XCTest
 /// What a server that misbehaves on purpose gets from Baton: a settled promise with a clear error,
 /// never a hang, a crash or a leaked secret.
 final class HostileServerTests: IntegrationTestCase {
-    /// The error `promise` settles with. Waiting is bounded (a 30 s hang guard, against answers
+    /// The error `promise` settles with. Waiting is bounded (a 30 s hang guard, against responses
     /// that take milliseconds), so a promise that never settles fails the test instead of hanging
     /// the suite.
     private func settledError<T>(_ promise: Promise<T>, file: StaticString = #filePath, line: UInt = #line) async -> APIError? {

@@ -44,7 +44,7 @@ final class ReviewPhotosIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(after, 3)
     }
 
-    /// The three uploads (sent at once) reach the server, which holds their answers 300 s: the
+    /// The three uploads (sent at once) reach the server, which holds their responses 300 s: the
     /// cancel lands while every one is in progress, however slow the machine. Each call must end
     /// cancelled, and the server logs each upload as abandoned once it sees its client hang up,
     /// the moment after which it can store nothing.

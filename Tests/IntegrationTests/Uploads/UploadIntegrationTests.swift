@@ -18,9 +18,9 @@ final class UploadIntegrationTests: FolderTestCase {
         (client ?? self.client).send(Request<Photo>(.post, "reviews/\(reviewID)/photos", headers: headers, body: .multipart(form)))
     }
 
-    /// The server holds the answer this long (the longest delay there is) unless the client hangs
-    /// up: a cancel, however late a busy machine makes it, always lands before the answer.
-    private static let heldAnswer = ["X-Demo-Fault": "delay=300s"]
+    /// The server holds the response this long (the longest delay there is) unless the client hangs
+    /// up: a cancel, however late a busy machine makes it, always lands before the response.
+    private static let heldResponse = ["X-Demo-Fault": "delay=300s"]
 
     /// A client of `server` that records the files its transport is given to send: a spooled
     /// form's temporary file, for a test to check it is gone. (Listing the temporary folder would
@@ -152,7 +152,7 @@ final class UploadIntegrationTests: FolderTestCase {
         let over = serverLog.expectLine(containing: #""POST /reviews/\#(review.id)/photos HTTP/1.1""#)
         let (recording, files) = try recordingFileBodies()
 
-        let upload = upload(form, to: review.id, through: recording, headers: Self.heldAnswer)
+        let upload = upload(form, to: review.id, through: recording, headers: Self.heldResponse)
         upload.progress { progress in if progress.completed > 0 { started.fulfill() } }
         await fulfillment(of: [started], timeout: 30)
         upload.cancel()
@@ -171,7 +171,7 @@ final class UploadIntegrationTests: FolderTestCase {
     /// FoundationNetworking can end the process when an upload read from a file is cancelled
     /// while it waits for the file's next chunk; Baton streams file bodies so that it cannot.
     /// Twenty cancellations at the first bytes sent, each a chance to hit that window: the body
-    /// is large enough to take a while on loopback, and the answer is held, so no upload can
+    /// is large enough to take a while on loopback, and the response is held, so no upload can
     /// finish before its cancel.
     func test_cancellingFileUploadsMidTransfer_neverEndsTheProcess() async throws {
         let file = folder.appending(path: "body.bin")
@@ -184,7 +184,7 @@ final class UploadIntegrationTests: FolderTestCase {
         for _ in 1...20 {
             let started = expectation(description: "bytes are on the wire")
             started.assertForOverFulfill = false
-            let upload = client.send(Demo.echo(.post, headers: Self.heldAnswer, body: .file(file, contentType: "application/octet-stream")))
+            let upload = client.send(Demo.echo(.post, headers: Self.heldResponse, body: .file(file, contentType: "application/octet-stream")))
             upload.progress { progress in if progress.completed > 0 { started.fulfill() } }
             await fulfillment(of: [started], timeout: 30)
             upload.cancel()

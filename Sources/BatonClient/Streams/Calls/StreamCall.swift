@@ -10,7 +10,7 @@ import BatonPromise
 ///
 /// Each connection is a ``Call`` of its own, so it goes through the adapters (a refreshed token),
 /// validation (an error status or a wrong media type fails before any element, with the body's
-/// start) and the retriers, which may send it again only until its answer is under way: after
+/// start) and the retriers, which may send it again only until its response is under way: after
 /// that, sending it again would hand the same elements on twice. The reader is either handlers
 /// (``start(each:)``: elements are handed to them one at a time, on the client's delivery queue
 /// or a global one) or an async iterator (``nextElement(_:)``: it pulls them). Either way an
@@ -42,7 +42,7 @@ final class StreamCall<Base: Endpoint>: PromiseControl, Sendable where Base.Resp
         var reconnections = 0
         /// Reconnections in a row that brought no element.
         var fruitlessReconnections = 0
-        /// Elements received when the last connection began, and answers accepted then.
+        /// Elements received when the last connection began, and responses accepted then.
         var receivedAtConnection = 0
         var acceptedAtConnection = 0
         /// The continuation of a waiting ``nextElement(_:)``.
@@ -80,7 +80,7 @@ final class StreamCall<Base: Endpoint>: PromiseControl, Sendable where Base.Resp
 
     /// Starts the stream, handing each element to the handler.
     func start() -> Promise<StreamEnd> {
-        // Elements are handed on where they arrive (the transport's thread), as a small answer's
+        // Elements are handed on where they arrive (the transport's thread), as a small response's
         // handlers run there: no thread hop an element, and a slow handler holds the reading.
         bodyStream.whenElementsArrive { [weak self] in self?.drain(here: true) }
         connect(lastEventID: "")
@@ -95,7 +95,7 @@ final class StreamCall<Base: Endpoint>: PromiseControl, Sendable where Base.Resp
 
     func connect(lastEventID: String) {
         // Counted before the call starts: a quick transport may hand elements on at once.
-        let accepted = bodyStream.acceptedAnswers
+        let accepted = bodyStream.acceptedResponses
         let received = bodyStream.elementsReceived
         let bodyStream = self.bodyStream
         let destination = StreamConnection.destination(
@@ -103,7 +103,7 @@ final class StreamCall<Base: Endpoint>: PromiseControl, Sendable where Base.Resp
         )
         let call = Call(
             context: context, endpoint: endpoint, product: .destination(destination),
-            mayRetry: { bodyStream.acceptedAnswers == accepted }, hasDeadline: false
+            mayRetry: { bodyStream.acceptedResponses == accepted }, hasDeadline: false
         ).start()
         let (over, paused) = state.withLock(annotating: self) { state in
             state.connection = call
@@ -149,19 +149,19 @@ final class StreamCall<Base: Endpoint>: PromiseControl, Sendable where Base.Resp
         }
     }
 
-    /// `error`, said as a cut when the connection's answer was under way: what came was handed
+    /// `error`, said as a cut when the connection's response was under way: what came was handed
     /// on, so "failed before a response arrived" would not be true.
     private func cutOff(_ error: any Error) -> any Error {
         guard let error = error as? APIError, error.kind == .transport, let urlError = error.urlError else { return error }
         let (receivedAtConnection, acceptedAtConnection) = state.withLock(annotating: self) { ($0.receivedAtConnection, $0.acceptedAtConnection) }
-        guard bodyStream.acceptedAnswers > acceptedAtConnection else { return error }
+        guard bodyStream.acceptedResponses > acceptedAtConnection else { return error }
         let count = bodyStream.elementsReceived - receivedAtConnection
         let element = bodyStream.format == .serverSentEvents ? "event" : "line"
         return APIError.transport(error.request, urlError, cutAfter: "\(count) \(element)\(count == 1 ? "" : "s")")
     }
 
     /// The wait before reconnecting after `error`, or `nil` when the stream fails instead: not
-    /// set to reconnect, not server-sent events, an error that is the server's answer (a status,
+    /// set to reconnect, not server-sent events, an error that is the server's response (a status,
     /// a media type) rather than a dropped connection, or too many reconnections for nothing.
     func reconnectionDelay(after error: any Error) -> Duration? {
         guard options.reconnects, bodyStream.format == .serverSentEvents,

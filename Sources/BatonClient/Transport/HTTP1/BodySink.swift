@@ -6,10 +6,10 @@ import FoundationNetworking
 import BatonPromise
 import BatonWire
 
-/// Where an answer's body goes as it arrives, once any `gzip` or `deflate` coding is undone: to
+/// Where a response's body goes as it arrives, once any `gzip` or `deflate` coding is undone: to
 /// memory, never past ``TransferOptions/maximumResponseSize``, or, for a download's successful
-/// answer, to a temporary file, each piece as it comes off the wire. A body in a coding Baton
-/// cannot undo and the request did not ask for fails the answer (see ``ContentCoding``).
+/// response, to its file, each piece as it comes off the wire. A body in a coding Baton
+/// cannot undo and the request did not ask for fails the response (see ``ContentCoding``).
 ///
 /// A body declared longer than the limit is refused before a byte of it is read; one that grows
 /// past it while it arrives (or inflates past it) is refused the moment it does, so memory stays
@@ -20,7 +20,7 @@ struct BodySink {
     private var inflater: Inflater?
     /// Whether any body byte reached the inflater.
     private var fedInflater = false
-    /// Why the body's content coding is refused (see ``ContentCoding``): the answer fails with
+    /// Why the body's content coding is refused (see ``ContentCoding``): the response fails with
     /// its first body byte, so that a body-less one (a `HEAD`'s, a `304`) naming it does not.
     private var refusal: String?
     private var data = Data()
@@ -30,9 +30,9 @@ struct BodySink {
     private var resumable: ResumableDownload?
     /// Where the download's body starts in its file: after the bytes a `206` goes on from.
     private var offset: Int64 = 0
-    /// The whole file's SHA-256, as it is written, when the answer names one to check against.
+    /// The whole file's SHA-256, as it is written, when the response names one to check against.
     private var digest: DigestSHA256?
-    /// Where a streamed answer's body goes instead, when the request streams and the answer
+    /// Where a streamed response's body goes instead, when the request streams and the response
     /// was accepted for it.
     private var stream: BodyStream?
     /// A streamed body's pieces from one read of the socket, handed to `stream` together: a
@@ -146,10 +146,10 @@ struct BodySink {
         }
     }
 
-    /// The body, or the download's file, once the answer is complete.
+    /// The body, or the download's file, once the response is complete.
     mutating func finish() throws -> (body: Data, file: URL?) {
         try endOfRead()
-        // An encoded answer with no body at all (a HEAD's, a 204's) has nothing to finish.
+        // An encoded response with no body at all (a HEAD's, a 204's) has nothing to finish.
         if let inflater, fedInflater {
             do { try inflater.finish() } catch { throw URLError(.cannotDecodeContentData, detail: error.description) }
         }

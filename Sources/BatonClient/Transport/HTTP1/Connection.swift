@@ -27,7 +27,7 @@ final class Connection: Sendable {
             wire.close(because: pool.isClosed ? "its transport was released" : "it idled for \(pool.configuration.idleTimeout)", politely: true)
         }
         thread.name = "Baton.HTTP1Transport \(pool.host):\(pool.port)"
-        // Handlers of small answers run here (decoding included): room for deep JSON, while
+        // Handlers of small responses run here (decoding included): room for deep JSON, while
         // far below the default's 8 MiB of address space.
         thread.stackSize = 2 << 20
         thread.start()

@@ -18,7 +18,7 @@ import BatonWire
 /// the promises URLSession there cannot:
 /// - **Bounded memory.** A body is read only as fast as it is kept; one declared, delivered or
 ///   inflated past ``TransferOptions/maximumResponseSize`` is stopped the moment it is.
-/// - **Strict parsing.** Every answer is parsed by the rules of RFC 9112; a malformed one (two
+/// - **Strict parsing.** Every response is parsed by the rules of RFC 9112; a malformed one (two
 ///   different `Content-Length`s, a length past `Int64`, a cut head) fails its call with
 ///   `URLError(.badServerResponse)` saying what was wrong, never a crash.
 /// - **Real pause.** Pausing a call stops reading from (or writing to) its socket; TCP then holds

@@ -129,8 +129,8 @@ final class InFlightRequest: PromiseControl {
 
     /// Settles the promise with `result`. The connection is back in its pool by then, so a
     /// request its handlers send (the next step of a chain) can go on this very connection.
-    /// Handlers of a small answer run on the connection's thread, as URLSession's run on its
-    /// delegate queue; a large answer (``URLSessionTransport/parallelDecodingThreshold`` or
+    /// Handlers of a small response run on the connection's thread, as URLSession's run on its
+    /// delegate queue; a large response (``URLSessionTransport/parallelDecodingThreshold`` or
     /// more) is handed to a global queue, so that decoding it holds up no other request.
     func finish(_ result: Result<HTTPResponse, URLError>) {
         promise.settleTransfer(result)

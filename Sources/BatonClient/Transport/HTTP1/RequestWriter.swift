@@ -8,9 +8,9 @@ import BatonWire
 /// Sends one request: its head, then its body, from memory or read from its file a piece at a
 /// time (never the whole file in memory), reporting the bytes sent as they go into the socket.
 ///
-/// A server may answer before the whole body has arrived (a `413`, a `401`); the writer then
-/// stops sending, and the answer is read as any other. An interim answer (`100 Continue`, `103
-/// Early Hints`) is no such answer: the body goes on past it. Pausing the request stops the writer
+/// A server may response before the whole body has arrived (a `413`, a `401`); the writer then
+/// stops sending, and the response is read as any other. An interim response (`100 Continue`, `103
+/// Early Hints`) is no such response: the body goes on past it. Pausing the request stops the writer
 /// between two pieces.
 struct RequestWriter {
     let request: InFlightRequest
@@ -63,14 +63,14 @@ struct RequestWriter {
     }
 
     /// Sends one piece of the body; `false`, with nothing sent, when the server has already
-    /// sent its final answer (or hung up).
+    /// sent its final response (or hung up).
     private func send(_ piece: Data) throws -> Bool {
         guard request.waitWhilePaused() else { throw URLError(.cancelled) }
-        if link.finalAnswerWaiting() { return false }
+        if link.finalResponseWaiting() { return false }
         do {
-            return try piece.withUnsafeBytes { bytes in try link.write(bytes, timeout: request.timeout, untilAnswered: true) }
-        } catch let error as URLError where error.code == .networkConnectionLost && link.finalAnswerWaiting() {
-            // The server stopped reading to answer: its answer is waiting.
+            return try piece.withUnsafeBytes { bytes in try link.write(bytes, timeout: request.timeout, untilResponded: true) }
+        } catch let error as URLError where error.code == .networkConnectionLost && link.finalResponseWaiting() {
+            // The server stopped reading to answer: its response is waiting.
             return false
         }
     }

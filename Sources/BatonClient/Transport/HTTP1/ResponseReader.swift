@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import BatonWire
 
-/// Reads one answer off a connection: parses it strictly as it arrives, undoes its content
+/// Reads one response off a connection: parses it strictly as it arrives, undoes its content
 /// coding, and keeps its body (in memory, under the size limit, or in a download's file),
 /// reading from the socket only as fast as the body is taken and only while the request is not
 /// paused. The head's cookies are kept as soon as it arrives, whatever its status (a redirect's
@@ -12,11 +12,11 @@ import BatonWire
 struct ResponseReader {
     let request: InFlightRequest
     let link: Link
-    /// Where the answer's `Set-Cookie` values go; `nil` when they are not kept.
+    /// Where the response's `Set-Cookie` values go; `nil` when they are not kept.
     let cookies: CookieJar?
 
-    /// Reads the answer into `buffer`, a piece at a time. `answered` turns true with its first byte.
-    func read(into buffer: inout [UInt8], answered: inout Bool) throws -> ConnectionAnswer {
+    /// Reads the response into `buffer`, a piece at a time. `answered` turns true with its first byte.
+    func read(into buffer: inout [UInt8], answered: inout Bool) throws -> ConnectionResult {
         var parser = ResponseParser(requestMethod: request.request.httpMethod ?? "GET")
         var head: ResponseHead?
         var sink: BodySink?
@@ -49,7 +49,7 @@ struct ResponseReader {
                     do {
                         try parser.parseEnd(handle)
                     } catch let error as WireError {
-                        // Cut short: what a retry may get past, unlike a malformed answer.
+                        // Cut short: what a retry may get past, unlike a malformed response.
                         throw URLError(.networkConnectionLost, detail: error.description)
                     }
                     break
@@ -75,14 +75,14 @@ struct ResponseReader {
         let (body, file) = try sink.finish()
         var response = HTTPResponse(statusCode: head.status, headers: Self.headers(of: head), body: body, url: request.request.url)
         response.bodyFile = file
-        return ConnectionAnswer(response: response, keepsConnection: parser.keepsConnection && !leftOver)
+        return ConnectionResult(response: response, keepsConnection: parser.keepsConnection && !leftOver)
     }
 
     /// The body's length as the head declares it, for the size limit and progress; `nil` when
-    /// it declares none, or when the answer has no body whatever it declares.
+    /// it declares none, or when the response has no body whatever it declares.
     private func declaredLength(of head: ResponseHead) -> Int64? {
         // The parser's own rule for a body, asked with the method the parser was given: a length
-        // declared on an answer that has no body is never held against the size limit.
+        // declared on a response that has no body is never held against the size limit.
         guard !BodyFraming.forbidsBody(method: request.request.httpMethod ?? "GET", status: head.status),
               head["Transfer-Encoding"] == nil else { return nil }
         return head["Content-Length"].flatMap { Int64($0) }

@@ -12,7 +12,7 @@ struct WireConnection {
     let configuration: HTTP1Transport.Configuration
     /// The connection's number among those to its server, for its events.
     let number: Int
-    /// The transport's cookies: sent with each request, and kept from each answer.
+    /// The transport's cookies: sent with each request, and kept from each response.
     let cookies: CookieJar?
     /// What `https` connections are secured with; `nil` for `http`.
     let tls: TLSSetup?
@@ -35,7 +35,7 @@ struct WireConnection {
         observer?(ConnectionEvent(kind, server: "\(host.uriForm):\(port)", connection: number, reason: reason, security: security))
     }
 
-    /// Sends `request` and reads its answer, or says why there is none. A request sent on a
+    /// Sends `request` and reads its response, or says why there is none. A request sent on a
     /// kept-alive socket that the server had closed before answering a byte is sent once more on
     /// a new one, when its method is idempotent.
     mutating func carry(_ request: InFlightRequest) -> Result<HTTPResponse, URLError> {
@@ -68,8 +68,8 @@ struct WireConnection {
                     return .failure(URLError(.networkConnectionLost, detail:
                         "the server closed the kept-alive connection before answering; a \(request.request.httpMethod ?? "POST") is not sent again by itself, as it may have been acted on"))
                 }
-                if tls == nil, failure.detail == WireError.closedBeforeAnswer.description {
-                    return .failure(URLError(.networkConnectionLost, detail: "\(WireError.closedBeforeAnswer.description) "
+                if tls == nil, failure.detail == WireError.closedBeforeResponse.description {
+                    return .failure(URLError(.networkConnectionLost, detail: "\(WireError.closedBeforeResponse.description) "
                         + "(a server that speaks only https does so to a plain http request: is the URL's scheme right?)"))
                 }
                 return .failure(failure)
@@ -123,9 +123,9 @@ struct WireConnection {
         tell(.closed, reason: reason)
     }
 
-    /// Writes `request` and reads its answer. `answered` turns true once a byte of the answer
+    /// Writes `request` and reads its response. `answered` turns true once a byte of the response
     /// arrived: from then on, a failure is not a stale connection's.
-    private mutating func exchange(_ request: InFlightRequest, on link: Link, answered: inout Bool) throws -> ConnectionAnswer {
+    private mutating func exchange(_ request: InFlightRequest, on link: Link, answered: inout Bool) throws -> ConnectionResult {
         let bodyLength = try request.body.map { body -> Int64 in
             guard let length = body.length else { throw URLError(.fileDoesNotExist, detail: "the body's file cannot be read") }
             return length

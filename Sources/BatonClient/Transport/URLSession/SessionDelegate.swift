@@ -85,7 +85,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     /// Answers an authentication challenge without a credential. Baton sends credentials itself,
     /// through adapters; a challenge (a 401 or 407 with `WWW-Authenticate`) therefore completes
-    /// the call with that response (its head; FoundationNetworking drops the body). With no answer here, FoundationNetworking leaves a `Basic`
+    /// the call with that response (its head; FoundationNetworking drops the body). With no response here, FoundationNetworking leaves a `Basic`
     /// challenge's task waiting forever. Other challenges (TLS server trust, client certificates)
     /// keep the system's handling.
     func urlSession(
@@ -95,7 +95,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         guard Self.httpAuthenticationMethods.contains(challenge.protectionSpace.authenticationMethod) else {
             return completionHandler(.performDefaultHandling, nil)
         }
-        // Cancelling is the one answer FoundationNetworking acts on at once; the task then fails
+        // Cancelling is the one response FoundationNetworking acts on at once; the task then fails
         // as cancelled, and `result` hands back the challenge's response instead.
         if let response = challenge.failureResponse as? HTTPURLResponse {
             challenged.withLock { $0[task.taskIdentifier] = response }

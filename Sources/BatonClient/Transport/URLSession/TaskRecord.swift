@@ -31,11 +31,11 @@ final class TaskRecord: @unchecked Sendable {
     var unwritten = Data()
     /// Writing the download failed: its task was cancelled.
     var downloadFailed = false
-    /// Where a streamed answer's body goes (see ``TransferOptions/bodyStream``).
+    /// Where a streamed response's body goes (see ``TransferOptions/bodyStream``).
     let bodyStream: BodyStream?
-    /// Whether the answer was accepted by `bodyStream`: `nil` until its first piece.
+    /// Whether the response was accepted by `bodyStream`: `nil` until its first piece.
     var streams: Bool?
-    /// Where the answer's first byte is marked, for the call's timings.
+    /// Where the response's first byte is marked, for the call's timings.
     let timer: TransferTimer?
 
     init(

@@ -1,6 +1,6 @@
 /// Conditional requests (RFC 9110 §13) and range requests (§14), decided once for every resource
-/// route: after routing, on the route's 200 answer to a GET or HEAD, and before a fault changes the
-/// answer (so `drop-after` cuts a 206 as it cuts a 200).
+/// route: after routing, on the route's 200 response to a GET or HEAD, and before a fault changes the
+/// response (so `drop-after` cuts a 206 as it cuts a 200).
 ///
 /// In the order of §13.2.2: `If-None-Match` matching the current tag (weak comparison) is a
 /// `304 Not Modified`; without `If-None-Match`, so is `If-Modified-Since` at or after
@@ -8,12 +8,12 @@
 /// `206 Partial Content` with the slice, or `416 Range Not Satisfiable` when no byte of the
 /// representation is in the range. Every header is read defensively; one that cannot be read
 /// counts as no match (a malformed `If-None-Match` still hides `If-Modified-Since`, as its mere
-/// presence does), and a `Range` or `If-Range` that cannot be read means the whole answer.
+/// presence does), and a `Range` or `If-Range` that cannot be read means the whole response.
 enum ConditionalResponse {
     /// What a 304 keeps of the 200 it stands for: what a cache needs to update its copy.
     static let notModifiedFields: Set = ["etag", "last-modified", "cache-control"]
 
-    /// The answer to send for `response`, a resource's 200 answer with its validators set:
+    /// The response to send for `response`, a resource's 200 response with its validators set:
     /// `response` itself, or the 304, 206 or 416 the request's conditions make of it. `now`
     /// (seconds since 1970) places two-digit years of obsolete dates.
     static func answer(_ response: ServerResponse, to head: HTTPRequestHead, now: Int64) -> ServerResponse {
@@ -27,7 +27,7 @@ enum ConditionalResponse {
                   lastModified <= since {
             return notModified(response)
         }
-        // Range is defined for GET only (§14.2): a HEAD gets the whole answer's head.
+        // Range is defined for GET only (§14.2): a HEAD gets the whole response's head.
         guard head.method == "GET", let range = ByteRange.parse(fields.values("Range")) else { return response }
         let ifRange = fields.values("If-Range")
         if !ifRange.isEmpty {

@@ -1,4 +1,4 @@
-/// The validators and caching fields every resource answer carries, so that a client can ask
+/// The validators and caching fields every resource response carries, so that a client can ask
 /// "has it changed?" (`If-None-Match`, `If-Modified-Since`) and "the rest of it, if it is still
 /// the same" (`Range` with `If-Range`).
 ///
@@ -6,7 +6,7 @@
 /// SHA-256, `Last-Modified`, `Repr-Digest`); for the others, JSON made afresh from the data on every
 /// request, the tag is a hash of the body itself, so it changes exactly when the body does.
 enum ResourceValidators {
-    /// `no-cache`: a cache may keep the answer but must check it with the server before each
+    /// `no-cache`: a cache may keep the response but must check it with the server before each
     /// use, which is what the validators are for.
     static let cacheControl = "no-cache"
 
@@ -20,7 +20,7 @@ enum ResourceValidators {
     }
 
     /// `response` with an `ETag` (the route's, or the body's hash), `Cache-Control` and
-    /// `Accept-Ranges: bytes` (every resource answer honours `Range`).
+    /// `Accept-Ranges: bytes` (every resource response honours `Range`).
     static func adding(to response: ServerResponse) -> ServerResponse {
         var response = response
         if response.header("ETag") == nil { response.setHeader("ETag", jsonETag(of: response.body).description) }

@@ -1,6 +1,6 @@
 /// The `Idempotency-Key` request field (IETF httpapi draft): a key the client makes up for one
 /// operation and sends again with every retry of it, so the server can answer a retry with the
-/// answer it already gave instead of doing the work twice.
+/// response it already gave instead of doing the work twice.
 ///
 /// Its value is a structured-field string (RFC 8941 §3.3.3), `"…"` with `\"` and `\\` escapes; a
 /// bare token is taken too, since clients commonly send UUIDs unquoted. Either way the key is the

@@ -1,6 +1,6 @@
 /// The `Idempotency-Key` values a server has seen since it started or was last reset: for each,
 /// either the request still being handled with it, or the request it was first used with (as a
-/// fingerprint) and the answer that request got.
+/// fingerprint) and the response that request got.
 ///
 /// At most ``limit`` answered keys are kept, the oldest forgotten first, so that clients sending a
 /// new key with every request cannot grow the server's memory without bound.
@@ -21,7 +21,7 @@ struct IdempotencyStore: Sendable {
         case reserved(token: Int)
         /// Another request holds the key: this one is answered 409.
         case busy
-        /// The key has an answer: the route compares requests once it has parsed this one.
+        /// The key has a response: the route compares requests once it has parsed this one.
         case answered
     }
 
@@ -29,7 +29,7 @@ struct IdempotencyStore: Sendable {
     enum Decision: Sendable {
         /// Handle it: the key is this request's, or was forgotten meanwhile (a reset).
         case handle
-        /// Send the answer the first request with the key got.
+        /// Send the response the first request with the key got.
         case replay(ServerResponse)
         /// The key was first used with another request: 422.
         case conflict
@@ -43,7 +43,7 @@ struct IdempotencyStore: Sendable {
     private var entries: [String: Entry] = [:]
     private var nextToken = 1
     /// Answered keys, oldest first, from `head` on: the order they are forgotten in.
-    private var answeredOrder: [String] = []
+    private var respondedOrder: [String] = []
     private var head = 0
 
     /// Reserves `key` for the arriving request, unless it is held or answered.
@@ -58,7 +58,7 @@ struct IdempotencyStore: Sendable {
         }
     }
 
-    /// What the request holding `token` (nil: none, the key had an answer when it came) does, now
+    /// What the request holding `token` (nil: none, the key had a response when it came) does, now
     /// that its fingerprint is known.
     func decide(_ key: String, token: Int?, fingerprint: Fingerprint) -> Decision {
         switch entries[key] {
@@ -68,23 +68,23 @@ struct IdempotencyStore: Sendable {
         }
     }
 
-    /// Keeps the answer of the request holding `token`, if it still holds the key.
+    /// Keeps the response of the request holding `token`, if it still holds the key.
     mutating func remember(_ key: String, token: Int, fingerprint: Fingerprint, response: ServerResponse) {
         guard case .handling(token) = entries[key] else { return }
         entries[key] = .answered(fingerprint: fingerprint, response: response)
-        answeredOrder.append(key)
-        while answeredOrder.count - head > Self.limit {
-            let oldest = answeredOrder[head]
+        respondedOrder.append(key)
+        while respondedOrder.count - head > Self.limit {
+            let oldest = respondedOrder[head]
             head += 1
             if case .answered = entries[oldest] { entries[oldest] = nil }
         }
-        if head > 1024, head * 2 > answeredOrder.count {
-            answeredOrder.removeFirst(head)
+        if head > 1024, head * 2 > respondedOrder.count {
+            respondedOrder.removeFirst(head)
             head = 0
         }
     }
 
-    /// Frees the key if the request holding `token` still holds it without an answer to keep (it
+    /// Frees the key if the request holding `token` still holds it without a response to keep (it
     /// was refused before its route, dropped, answered 5xx...), so that a retry is handled anew.
     mutating func release(_ key: String, token: Int) {
         guard case .handling(token) = entries[key] else { return }

@@ -18,7 +18,7 @@ struct MultipartParser {
         case partEnd
     }
 
-    /// Why a body is not valid multipart; the message goes into the 422 answer.
+    /// Why a body is not valid multipart; the message goes into the 422 response.
     struct Failure: Error, Equatable {
         var message: String
     }

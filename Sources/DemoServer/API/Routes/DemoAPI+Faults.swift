@@ -1,16 +1,16 @@
 /// `X-Demo-Fault`: the failures a request asks for, applied before anything else the server does
-/// with it (those that replace the answer) and to its answer (those that change it).
+/// with it (those that replace the response) and to its response (those that change it).
 extension DemoAPI {
     /// What a request's faults decided before routing.
     enum FaultStage {
         /// The request is answered (or dropped) by its fault.
         case done(HTTPReply)
-        /// The request goes on to its route; the fault, if any, changes its answer in ``finish(_:fault:)``.
+        /// The request goes on to its route; the fault, if any, changes its response in ``finish(_:fault:)``.
         case proceed(Fault?)
     }
 
     /// Applies the faults that come before routing: a bad header (400), a barrier, a delay, a
-    /// drop, and the answers that replace the route's (`status`, `body=garbage`, `body-bytes`).
+    /// drop, and the responses that replace the route's (`status`, `body=garbage`, `body-bytes`).
     func applyFaults(_ exchange: HTTPExchange) -> FaultStage {
         guard let faultHeader = exchange.head.headers[Fault.headerName] else { return .proceed(nil) }
         let fault: Fault

@@ -1,18 +1,18 @@
 /// `Idempotency-Key` on the routes that create or change something: a retry of a request whose
-/// answer was lost gets that answer again instead of doing the work twice.
+/// response was lost gets that response again instead of doing the work twice.
 ///
 /// A key is met in two steps. On arrival, before the faults, the request takes the key if it is
 /// free (see ``arrive(on:_:)``), so that another request with the same key meanwhile is refused
 /// 409 until this one is answered. Then its route parses the request, and only then, knowing the
 /// request's ``Fingerprint``, decides (``once(_:base:parse:commit:)``): a key already answered for
-/// the same request sends that answer again with `Idempotent-Replayed: true`; one answered for
-/// another request is a 422; otherwise the route commits, and its answer is remembered if it is
+/// the same request sends that response again with `Idempotent-Replayed: true`; one answered for
+/// another request is a 422; otherwise the route commits, and its response is remembered if it is
 /// one a retry should get again (2xx, or 4xx but 409).
 extension DemoAPI {
     /// What a request with a valid key holds once it has arrived.
     struct IdempotencyClaim: Sendable {
         var key: String
-        /// Its reservation of the key; nil when the key already had an answer when it came.
+        /// Its reservation of the key; nil when the key already had a response when it came.
         var token: Int?
     }
 
@@ -54,25 +54,25 @@ extension DemoAPI {
         }
     }
 
-    /// Frees the claim's key if its request leaves without an answer to remember.
+    /// Frees the claim's key if its request leaves without a response to remember.
     func release(_ claim: IdempotencyClaim) {
         guard let token = claim.token else { return }
         state.withLock { $0.idempotency.release(claim.key, token: token) }
     }
 
-    /// Whether an answer is one to send again to a retry: a success, or a refusal of the request
+    /// Whether a response is one to send again to a retry: a success, or a refusal of the request
     /// itself (the same request would be refused the same way). Not a 5xx, which a retry may
     /// well get past, nor a 409, which says only that another request held the key.
     static func isRemembered(_ status: Int) -> Bool {
         (200..<300).contains(status) || ((400..<500).contains(status) && status != 409)
     }
 
-    /// Handles a request that may carry a key: `parse` reads it (failing with the answer to send)
+    /// Handles a request that may carry a key: `parse` reads it (failing with the response to send)
     /// and gives what `commit` needs with the parts of its fingerprint; `commit` does the work.
     /// `base` names the request: method, route pattern and path id.
     ///
     /// Without a claim this is `commit(parse())`. With one, a request refused by `parse` has the
-    /// refusal itself as its fingerprint, so that the same bad request again gets the same answer.
+    /// refusal itself as its fingerprint, so that the same bad request again gets the same response.
     func once<Draft>(
         _ claim: IdempotencyClaim?, base: [String],
         parse: () throws(Refusal) -> (draft: Draft, fingerprint: [[UInt8]]),

@@ -70,7 +70,7 @@ extension DemoAPI {
 
     /// The faults that change a stream: its pace (`drip`) and its end (`drop-after-events`,
     /// `stall-after-events`). A `content-type` fault answers a whole body of that type instead,
-    /// not streamed, as a proxy's error page would be; the faults that cut a whole answer by its
+    /// not streamed, as a proxy's error page would be; the faults that cut a whole response by its
     /// bytes (`drop-after`, `stall-after`) and `gzip` leave a stream alone.
     func finish(_ stream: StreamedResponse, fault: Fault?) -> HTTPReply {
         guard let fault else { return .stream(stream) }

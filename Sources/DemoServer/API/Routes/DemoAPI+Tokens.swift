@@ -10,7 +10,7 @@ extension DemoAPI {
             if case .rfc6749(let id, let secret) = tokenStyle.dialect {
                 try authenticateClient(exchange.head, id: id, secret: secret)
             }
-            return try tokenAnswer(exchange)
+            return try tokenResponse(exchange)
         } catch {
             guard tokenStyle != .demo, case .object(let members)? = JSONParser.parse(error.response.body),
                   case .string(let message)? = members.first(where: { $0.0 == "message" })?.1 else { throw error }
@@ -36,7 +36,7 @@ extension DemoAPI {
         }
     }
 
-    private func tokenAnswer(_ exchange: HTTPExchange) throws(Refusal) -> ServerResponse {
+    private func tokenResponse(_ exchange: HTTPExchange) throws(Refusal) -> ServerResponse {
         var fields: [String: String] = [:]
         switch try readFields(exchange) {
         case .form(let pairs):

@@ -19,7 +19,7 @@ final class DemoAPI: HTTPHandler {
         var idempotency = IdempotencyStore()
     }
 
-    /// A refusal carrying the response to send, so handlers can `throw` their error answers.
+    /// A refusal carrying the response to send, so handlers can `throw` their error responses.
     struct Refusal: Error {
         var response: ServerResponse
 
@@ -87,7 +87,7 @@ final class DemoAPI: HTTPHandler {
         return stats
     }
 
-    /// The answers of the routes the stats leave out of `requests` (reading, resetting the stats,
+    /// The responses of the routes the stats leave out of `requests` (reading, resetting the stats,
     /// expiring tokens) are left out of `bytes_sent` too: `GET /_demo/stats` then reports what
     /// ``DemoServer/stats`` reads after it, and a test's own reading costs nothing.
     func countsBytesSent(answering head: HTTPRequestHead) -> Bool {
@@ -125,7 +125,7 @@ final class DemoAPI: HTTPHandler {
             if match?.route.requiresToken ?? !head.path.hasPrefix("/_demo/") { try authenticate(head) }
             guard let match else { throw Refusal(404, "not_found") }
             switch try route(match, exchange, claim: arrival?.claim()) {
-            case .whole(let whole): response = match.route.isResource ? resourceAnswer(whole, to: head) : whole
+            case .whole(let whole): response = match.route.isResource ? resourceResponse(whole, to: head) : whole
             case .streamed(let stream): return finish(stream, fault: fault)
             }
         } catch {
@@ -134,9 +134,9 @@ final class DemoAPI: HTTPHandler {
         return finish(response, fault: fault)
     }
 
-    /// A resource's answer with its validators, and the 304, 206 or 416 its request's conditions
+    /// A resource's response with its validators, and the 304, 206 or 416 its request's conditions
     /// make of a 200 to GET or HEAD (see ``ConditionalResponse``), counted in the stats.
-    private func resourceAnswer(_ response: ServerResponse, to head: HTTPRequestHead) -> ServerResponse {
+    private func resourceResponse(_ response: ServerResponse, to head: HTTPRequestHead) -> ServerResponse {
         guard response.status == 200, head.method == "GET" || head.method == "HEAD" else { return response }
         let answer = ConditionalResponse.answer(ResourceValidators.adding(to: response), to: head, now: DateHeader.seconds())
         switch answer.status {

@@ -50,9 +50,9 @@ enum Route: CaseIterable, Sendable {
         }
     }
 
-    /// Whether its 200 answers to GET and HEAD carry validators (`ETag`, and `Last-Modified` when
+    /// Whether its 200 responses to GET and HEAD carry validators (`ETag`, and `Last-Modified` when
     /// known) and honour conditional and range requests: the routes that read one resource or
-    /// one search, whose answers a client may keep and check.
+    /// one search, whose responses a client may keep and check.
     var isResource: Bool {
         switch self {
         case .orderSearch, .order, .facility, .book, .user, .review, .photo: true
@@ -61,7 +61,7 @@ enum Route: CaseIterable, Sendable {
     }
 
     /// Whether it takes an `Idempotency-Key`: the routes that create or change something, where
-    /// a retry of an answer that was lost must not do it twice.
+    /// a retry of a response that was lost must not do it twice.
     var takesIdempotencyKey: Bool {
         switch self {
         case .createReview, .createPhoto, .replacePhoto: true

@@ -1,6 +1,6 @@
 /// Why the parser refused a request: the status to answer and a reason for the error body.
 ///
-/// Every such answer closes the connection, since the parser can no longer tell where the next
+/// Every such response closes the connection, since the parser can no longer tell where the next
 /// request would begin.
 struct HTTPParseError: Error, Equatable, Sendable {
     var status: Int

@@ -15,7 +15,7 @@ struct ConnectionSettings: Sendable {
 /// Requests are answered one at a time in arrival order, which is what pipelining requires. Every
 /// wait (for bytes, for room to write, for an injected delay) is a `poll` bounded by the idle
 /// timeout and woken by the server's stop pipe, so a silent or stuck client costs one sleeping thread
-/// and never blocks anyone else or `stop()`; a streamed answer's waits are ``StreamSender``'s. The
+/// and never blocks anyone else or `stop()`; a streamed response's waits are ``StreamSender``'s. The
 /// socket is closed when `run` returns.
 final class Connection {
     private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
@@ -93,7 +93,7 @@ final class Connection {
                 let keepOpen = respond(to: request, body: body)
                 body.close()
                 head = nil
-                // The idle timeout counts from the answer, not from the request: an injected delay
+                // The idle timeout counts from the response, not from the request: an injected delay
                 // longer than the timeout must not close the connection the moment it answers.
                 headStart = .now
                 lastActivity = .now
@@ -136,7 +136,7 @@ final class Connection {
     /// Hands a complete request to the handler and writes its reply; false when the connection
     /// must close afterwards.
     private func respond(to head: HTTPRequestHead, body: IncomingBody) -> Bool {
-        // An answer the handler does not count (reading its own counts) is written uncounted.
+        // A response the handler does not count (reading its own counts) is written uncounted.
         stream.onWrite = handler.countsBytesSent(answering: head) ? countWrite : nil
         defer { stream.onWrite = countWrite }
         let started = ContinuousClock.now
@@ -157,8 +157,8 @@ final class Connection {
             let closing = !head.keepAlive
             let headBytes = response.serializedHead(closing: closing, keepAlive: head.version == .http1_0)
             let bodyBytes = response.bodyToSend(headRequest: head.method == "HEAD")
-            // Logged before the answer goes, so that a client holding its answer finds the line;
-            // a stalled answer is logged once the stall is over, saying how it ended.
+            // Logged before the response goes, so that a client holding its response finds the line;
+            // a stalled response is logged once the stall is over, saying how it ended.
             if let cut {
                 // The first bytes of head and body, without joining them: a body may be 256 MiB.
                 let sendCut = { () -> Bool in
@@ -192,7 +192,7 @@ final class Connection {
     }
 
     /// Sends a streamed response and logs how it ended; false when the connection must close
-    /// afterwards. The line is logged before the end of the body goes, as every answer's is.
+    /// afterwards. The line is logged before the end of the body goes, as every response's is.
     private func respond(streaming response: StreamedResponse, to head: HTTPRequestHead, since started: ContinuousClock.Instant) -> Bool {
         // An HTTP/1.0 client cannot read chunks: its body ends when the connection closes.
         let chunked = head.version != .http1_0
@@ -246,7 +246,7 @@ final class Connection {
         stream.write(bytes) == nil
     }
 
-    /// Logs a request whose client closed the connection before sending all of it: no answer,
+    /// Logs a request whose client closed the connection before sending all of it: no response,
     /// and nothing done with it (a test waits for this line to know the request is over).
     private func logIncomplete(_ head: HTTPRequestHead, bodyBytes: Int) {
         let expected = if case .contentLength(let length) = head.framing { " of \(length)" } else { "" }

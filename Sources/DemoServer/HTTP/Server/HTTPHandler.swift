@@ -43,7 +43,7 @@ protocol HTTPHandler: Sendable {
     /// client that has read them finds them counted, and again after a write that failed, with
     /// minus the bytes that did not go.
     func recordBytesSent(_ count: Int)
-    /// Whether the bytes of the answer to `head` are counted with ``recordBytesSent(_:)``: not
-    /// those of an answer that reports the counts, so that reading them does not change them.
+    /// Whether the bytes of the response to `head` are counted with ``recordBytesSent(_:)``: not
+    /// those of a response that reports the counts, so that reading them does not change them.
     func countsBytesSent(answering head: HTTPRequestHead) -> Bool
 }

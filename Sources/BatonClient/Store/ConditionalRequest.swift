@@ -1,5 +1,5 @@
 /// The one statement of how a `GET` asks whether what the client holds is still current
-/// (RFC 9110 §13.1): the validators of the answer it came in, sent back in the fields that
+/// (RFC 9110 §13.1): the validators of the response it came in, sent back in the fields that
 /// compare with them. The client's store (``Revalidation``) and the image loader's disk both ask
 /// this way.
 package enum ConditionalRequest {

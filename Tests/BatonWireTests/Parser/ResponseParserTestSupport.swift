@@ -2,10 +2,10 @@
 import XCTest
 
 // How the response parser's tests feed it: the same bytes whole, one byte at a time, cut in two
-// at every place, and in seeded random pieces, each feeding expected to give the same answer.
+// at every place, and in seeded random pieces, each feeding expected to give the same response.
 
 /// What one parse of a server's bytes gave, whatever the pieces they came in.
-struct ParsedAnswer: Equatable, CustomStringConvertible {
+struct ParsedResponse: Equatable, CustomStringConvertible {
     enum Event: Equatable {
         /// The head: version, status, reason and fields as `name: value`.
         case head(String, Int, String, [String])
@@ -28,7 +28,7 @@ struct ParsedAnswer: Equatable, CustomStringConvertible {
     }
 }
 
-/// How the bytes of an answer reach the parser.
+/// How the bytes of a response reach the parser.
 enum Feeding: CustomStringConvertible {
     case whole
     case byteByByte
@@ -79,11 +79,11 @@ enum Feeding: CustomStringConvertible {
     }
 }
 
-/// Parses `wire` as fed, then, if the answer is not complete, ends it as the server's close.
-func parseAnswer(_ wire: [UInt8], method: String = "GET", limits: ResponseLimits = ResponseLimits(),
-                 feeding: Feeding = .whole) -> ParsedAnswer {
+/// Parses `wire` as fed, then, if the response is not complete, ends it as the server's close.
+func parseResponse(_ wire: [UInt8], method: String = "GET", limits: ResponseLimits = ResponseLimits(),
+                 feeding: Feeding = .whole) -> ParsedResponse {
     var parser = ResponseParser(requestMethod: method, limits: limits)
-    var parsed = ParsedAnswer()
+    var parsed = ParsedResponse()
     func record(_ event: ResponseEvent) {
         switch event {
         case .head(let head):
@@ -120,21 +120,21 @@ func parseAnswer(_ wire: [UInt8], method: String = "GET", limits: ResponseLimits
 /// The bytes of `text`, whose lines end as written (`\r\n`, or `\n` for bare LF).
 func responseBytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-/// The events of a complete answer: its head (HTTP/1.1 unless told), its body if not empty, its end.
-func answerEvents(_ status: Int, _ reason: String, _ fields: [String], body: String = "", trailers: [String] = [],
-                  version: String = "HTTP/1.1") -> [ParsedAnswer.Event] {
+/// The events of a complete response: its head (HTTP/1.1 unless told), its body if not empty, its end.
+func responseEvents(_ status: Int, _ reason: String, _ fields: [String], body: String = "", trailers: [String] = [],
+                  version: String = "HTTP/1.1") -> [ParsedResponse.Event] {
     [.head(version, status, reason, fields)] + (body.isEmpty ? [] : [.body(responseBytes(body))]) + [.end(trailers)]
 }
 
 extension XCTestCase {
     /// Asserts that `bytes`, fed every way, give `expected` (with `consumed` defaulting to all bytes).
-    func assertAnswer(_ bytes: [UInt8], method: String = "GET", limits: ResponseLimits = ResponseLimits(),
-                      events: [ParsedAnswer.Event], consumed: Int? = nil, keepsConnection: Bool,
+    func assertResponse(_ bytes: [UInt8], method: String = "GET", limits: ResponseLimits = ResponseLimits(),
+                      events: [ParsedResponse.Event], consumed: Int? = nil, keepsConnection: Bool,
                       declaredLength: Int64? = nil, file: StaticString = #filePath, line: UInt = #line) {
-        let expected = ParsedAnswer(events: events, consumed: consumed ?? bytes.count, error: nil,
+        let expected = ParsedResponse(events: events, consumed: consumed ?? bytes.count, error: nil,
                                     keepsConnection: keepsConnection, declaredLength: declaredLength)
         for feeding in Feeding.all(count: bytes.count) {
-            let parsed = parseAnswer(bytes, method: method, limits: limits, feeding: feeding)
+            let parsed = parseResponse(bytes, method: method, limits: limits, feeding: feeding)
             guard parsed == expected else {
                 XCTFail("fed \(feeding):\n  got      \(parsed)\n  expected \(expected)", file: file, line: line)
                 return
@@ -146,7 +146,7 @@ extension XCTestCase {
     func assertRefusal(_ bytes: [UInt8], method: String = "GET", limits: ResponseLimits = ResponseLimits(),
                        _ kind: WireError.Kind, _ sentence: String, file: StaticString = #filePath, line: UInt = #line) {
         for feeding in Feeding.all(count: bytes.count) {
-            let parsed = parseAnswer(bytes, method: method, limits: limits, feeding: feeding)
+            let parsed = parseResponse(bytes, method: method, limits: limits, feeding: feeding)
             guard parsed.error?.kind == kind, parsed.error?.description == sentence else {
                 XCTFail("fed \(feeding): got \(parsed); expected \(kind): \(sentence)", file: file, line: line)
                 return

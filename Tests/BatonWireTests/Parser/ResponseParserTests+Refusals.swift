@@ -1,7 +1,7 @@
 @testable import BatonWire
 import XCTest
 
-/// ResponseParser's refusals: each malformed answer, fed every way, throws its kind with its
+/// ResponseParser's refusals: each malformed response, fed every way, throws its kind with its
 /// sentence.
 extension ResponseParserTests {
     private static let chunkedHead = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
@@ -53,7 +53,7 @@ extension ResponseParserTests {
     func test_section_limit_refusals() {
         assertRefusal(responseBytes("HTTP/1.1 200 OKAY!!!\r\nA: 0123456789012345\r\nB: 0123456789012345\r\n\r\n"), limits: Self.small, .headTooLarge,
                       "the server's answer head is larger than the limit of 64 bytes (maximumHeadBytes)")
-        // Interim answers count towards the limit.
+        // Interim responses count towards the limit.
         assertRefusal(responseBytes(String(repeating: "HTTP/1.1 100 Go\r\n\r\n", count: 4)), limits: Self.small,
                       .headTooLarge, "the server's answer head is larger than the limit of 64 bytes (maximumHeadBytes)")
         assertRefusal(responseBytes("HTTP/1.1 200 OK\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n"), limits: Self.small, .tooManyFields,
@@ -152,7 +152,7 @@ extension ResponseParserTests {
     }
 
     func test_closedTooSoon_refusals() {
-        assertRefusal([], .closedBeforeAnswer, "the server closed the connection without answering")
+        assertRefusal([], .closedBeforeResponse, "the server closed the connection without answering")
         assertRefusal(responseBytes("HTTP/1.1 200 OK\r\nContent-Le"), .closedInHead,
                       "the server closed the connection before its answer's head was complete (after 27 bytes)")
         assertRefusal(responseBytes("HTTP/1.1 100 Continue\r\n\r\n"), .closedInHead,

@@ -6,7 +6,7 @@ import BatonWire
 
 /// Conditional requests for values in the client's store
 /// (``Client/Configuration/revalidatesStoredValues``): a `GET` whose decoded value was saved
-/// from an answer with a validator (`ETag`, `Last-Modified`) asks again with that validator
+/// from a response with a validator (`ETag`, `Last-Modified`) asks again with that validator
 /// (`If-None-Match`, `If-Modified-Since`); a `304 Not Modified` then answers with the stored
 /// value, untouched, and no body crosses the wire; a `200` replaces it as usual.
 ///
@@ -44,9 +44,9 @@ enum Revalidation {
         return (request, prepared)
     }
 
-    /// Keeps the validator of `response`, the answer `value` was decoded from and saved, so that
+    /// Keeps the validator of `response`, the response `value` was decoded from and saved, so that
     /// the next call from the same credentials asks with it; or forgets the one kept, when the
-    /// answer has none or says `Cache-Control: no-store` (the value is still saved: the store is
+    /// response has none or says `Cache-Control: no-store` (the value is still saved: the store is
     /// the app's, but it is never revalidated).
     static func remember(_ value: Any, from response: HTTPResponse, for context: RevalidationContext, in store: any EntityStore) throws {
         guard response.statusCode == 200, let ids = ResponseKeeper.ids(of: value) else { return }
@@ -90,7 +90,7 @@ struct RevalidationContext: Sendable {
     var stored: (any Sendable)?
 }
 
-/// What a client keeps in its store to revalidate a stored value: the validator of the answer it
+/// What a client keeps in its store to revalidate a stored value: the validator of the response it
 /// was decoded from, the entities it is, by id, and hashes of its URL and of the credentials it
 /// was asked with (never the URL or the credentials themselves: a URL may carry secrets too).
 struct StoredValidator: StoredEntity {

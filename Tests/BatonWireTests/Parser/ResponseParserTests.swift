@@ -1,54 +1,54 @@
 @testable import BatonWire
 import XCTest
 
-/// ResponseParser: a server's HTTP/1.x answer becomes its head, body and end, the same whatever
+/// ResponseParser: a server's HTTP/1.x response becomes its head, body and end, the same whatever
 /// the pieces its bytes come in (whole, byte by byte, cut anywhere, random pieces), and every
-/// malformed answer is refused with its own kind and sentence (ResponseParserTests+Refusals).
+/// malformed response is refused with its own kind and sentence (ResponseParserTests+Refusals).
 final class ResponseParserTests: XCTestCase {
     // MARK: The status line
 
     func test_contentLengthAnswer_givesHeadBodyEnd_andKeepsTheConnection() {
-        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello"),
-                     events: answerEvents(200, "OK", ["Content-Type: text/plain", "Content-Length: 5"], body: "hello"),
+        assertResponse(responseBytes("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello"),
+                     events: responseEvents(200, "OK", ["Content-Type: text/plain", "Content-Length: 5"], body: "hello"),
                      keepsConnection: true, declaredLength: 5)
     }
 
     func test_bareLineFeeds_endLinesToo() {
-        assertAnswer(responseBytes("HTTP/1.1 404 Not Found\nContent-Length: 2\n\nno"),
-                     events: answerEvents(404, "Not Found", ["Content-Length: 2"], body: "no"), keepsConnection: true, declaredLength: 2)
+        assertResponse(responseBytes("HTTP/1.1 404 Not Found\nContent-Length: 2\n\nno"),
+                     events: responseEvents(404, "Not Found", ["Content-Length: 2"], body: "no"), keepsConnection: true, declaredLength: 2)
     }
 
     func test_emptyReason_withOrWithoutItsSpace() {
         for text in ["HTTP/1.1 200 \r\nContent-Length: 0\r\n\r\n", "HTTP/1.1 200\r\nContent-Length: 0\r\n\r\n"] {
-            assertAnswer(responseBytes(text), events: answerEvents(200, "", ["Content-Length: 0"]), keepsConnection: true, declaredLength: 0)
+            assertResponse(responseBytes(text), events: responseEvents(200, "", ["Content-Length: 0"]), keepsConnection: true, declaredLength: 0)
         }
     }
 
     func test_reason_keepsSpacesTabsAndNonASCIIBytes() {
-        assertAnswer(responseBytes("HTTP/1.1 200 All \tgood, ça va\r\nContent-Length: 0\r\n\r\n"),
-                     events: answerEvents(200, "All \tgood, ça va", ["Content-Length: 0"]), keepsConnection: true, declaredLength: 0)
+        assertResponse(responseBytes("HTTP/1.1 200 All \tgood, ça va\r\nContent-Length: 0\r\n\r\n"),
+                     events: responseEvents(200, "All \tgood, ça va", ["Content-Length: 0"]), keepsConnection: true, declaredLength: 0)
         // Bytes that are not UTF-8 read as ISO-8859-1, none lost.
-        assertAnswer(responseBytes("HTTP/1.1 200 ") + [0xE9] + responseBytes("t\r\nContent-Length: 0\r\n\r\n"),
-                     events: answerEvents(200, "\u{E9}t", ["Content-Length: 0"]), keepsConnection: true, declaredLength: 0)
+        assertResponse(responseBytes("HTTP/1.1 200 ") + [0xE9] + responseBytes("t\r\nContent-Length: 0\r\n\r\n"),
+                     events: responseEvents(200, "\u{E9}t", ["Content-Length: 0"]), keepsConnection: true, declaredLength: 0)
     }
 
     func test_laterMinorVersion_readsAsHTTP1x() {
-        assertAnswer(responseBytes("HTTP/1.2 200 OK\r\nContent-Length: 0\r\n\r\n"),
-                     events: answerEvents(200, "OK", ["Content-Length: 0"], version: "HTTP/1.2"), keepsConnection: true, declaredLength: 0)
+        assertResponse(responseBytes("HTTP/1.2 200 OK\r\nContent-Length: 0\r\n\r\n"),
+                     events: responseEvents(200, "OK", ["Content-Length: 0"], version: "HTTP/1.2"), keepsConnection: true, declaredLength: 0)
     }
 
     func test_statusCodes_100To599_areAccepted() {
-        assertAnswer(responseBytes("HTTP/1.1 599 Odd\r\nContent-Length: 0\r\n\r\n"),
-                     events: answerEvents(599, "Odd", ["Content-Length: 0"]), keepsConnection: true, declaredLength: 0)
+        assertResponse(responseBytes("HTTP/1.1 599 Odd\r\nContent-Length: 0\r\n\r\n"),
+                     events: responseEvents(599, "Odd", ["Content-Length: 0"]), keepsConnection: true, declaredLength: 0)
     }
 
-    // MARK: Interim answers
+    // MARK: Interim responses
 
     func test_interimAnswers_areSkipped() {
         let text = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n"
             + "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
             + "HTTP/1.1 199 Whatever\nX: y\n\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi"
-        assertAnswer(responseBytes(text), events: answerEvents(200, "OK", ["Content-Length: 2"], body: "hi"), keepsConnection: true, declaredLength: 2)
+        assertResponse(responseBytes(text), events: responseEvents(200, "OK", ["Content-Length: 2"], body: "hi"), keepsConnection: true, declaredLength: 2)
     }
 
     // MARK: Fields
@@ -57,7 +57,7 @@ final class ResponseParserTests: XCTestCase {
         let text = "HTTP/1.1 200 OK\r\nX-One:  a  b \t\r\nx-one:b\r\nEmpty:\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\n"
             + "Odd!#$%&'*+-.^_`|~9: v\r\nContent-Length: 0\r\n\r\n"
         let fields = ["X-One: a  b", "x-one: b", "Empty: ", "Set-Cookie: a=1", "Set-Cookie: b=2", "Odd!#$%&'*+-.^_`|~9: v", "Content-Length: 0"]
-        assertAnswer(responseBytes(text), events: answerEvents(200, "OK", fields), keepsConnection: true, declaredLength: 0)
+        assertResponse(responseBytes(text), events: responseEvents(200, "OK", fields), keepsConnection: true, declaredLength: 0)
     }
 
     func test_headSubscript_isCaseInsensitive_joiningRepeatedFields() {
@@ -71,8 +71,8 @@ final class ResponseParserTests: XCTestCase {
     }
 
     func test_fieldValues_decodeUTF8_elseISO8859_1() {
-        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nA: 山田\r\nB: ") + [0xFC, 0x80] + responseBytes("\r\nContent-Length: 0\r\n\r\n"),
-                     events: answerEvents(200, "OK", ["A: 山田", "B: \u{FC}\u{80}", "Content-Length: 0"]),
+        assertResponse(responseBytes("HTTP/1.1 200 OK\r\nA: 山田\r\nB: ") + [0xFC, 0x80] + responseBytes("\r\nContent-Length: 0\r\n\r\n"),
+                     events: responseEvents(200, "OK", ["A: 山田", "B: \u{FC}\u{80}", "Content-Length: 0"]),
                      keepsConnection: true, declaredLength: 0)
     }
 
@@ -80,42 +80,42 @@ final class ResponseParserTests: XCTestCase {
         // Three fields, every line of 15 or 16 bytes, the head exactly its limit.
         let text = "HTTP/1.1 200 OK\r\nA: 0123456789abc\r\nB: 0123456789abc\r\nContent-Length:0\r\n\r\n"
         let limits = ResponseLimits(maximumHeadBytes: text.utf8.count, maximumLineBytes: 16, maximumFieldCount: 3)
-        assertAnswer(responseBytes(text), limits: limits,
-                     events: answerEvents(200, "OK", ["A: 0123456789abc", "B: 0123456789abc", "Content-Length: 0"]),
+        assertResponse(responseBytes(text), limits: limits,
+                     events: responseEvents(200, "OK", ["A: 0123456789abc", "B: 0123456789abc", "Content-Length: 0"]),
                      keepsConnection: true, declaredLength: 0)
         // The same limits hold a trailer section on its own.
         let chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding:chunked\r\n\r\n0\r\nA: 0123456789abc\r\n\r\n"
         let trailerLimits = ResponseLimits(maximumHeadBytes: 46, maximumLineBytes: 25, maximumFieldCount: 1)
-        assertAnswer(responseBytes(chunked), limits: trailerLimits,
-                     events: answerEvents(200, "OK", ["Transfer-Encoding: chunked"], trailers: ["A: 0123456789abc"]),
+        assertResponse(responseBytes(chunked), limits: trailerLimits,
+                     events: responseEvents(200, "OK", ["Transfer-Encoding: chunked"], trailers: ["A: 0123456789abc"]),
                      keepsConnection: true)
     }
 
     // MARK: Framing
 
     func test_noBody_forHEAD_204_304_whateverTheyDeclare() {
-        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"), method: "HEAD",
-                     events: answerEvents(200, "OK", ["Content-Length: 1000"]), keepsConnection: true)
-        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"), method: "HEAD",
-                     events: answerEvents(200, "OK", ["Transfer-Encoding: chunked"]), keepsConnection: true)
-        assertAnswer(responseBytes("HTTP/1.1 204 No Content\r\nContent-Length: 7\r\n\r\n"),
-                     events: answerEvents(204, "No Content", ["Content-Length: 7"]), keepsConnection: true)
-        assertAnswer(responseBytes("HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: gzip\r\n\r\n"),
-                     events: answerEvents(304, "Not Modified", ["Transfer-Encoding: gzip"]), keepsConnection: true)
+        assertResponse(responseBytes("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"), method: "HEAD",
+                     events: responseEvents(200, "OK", ["Content-Length: 1000"]), keepsConnection: true)
+        assertResponse(responseBytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"), method: "HEAD",
+                     events: responseEvents(200, "OK", ["Transfer-Encoding: chunked"]), keepsConnection: true)
+        assertResponse(responseBytes("HTTP/1.1 204 No Content\r\nContent-Length: 7\r\n\r\n"),
+                     events: responseEvents(204, "No Content", ["Content-Length: 7"]), keepsConnection: true)
+        assertResponse(responseBytes("HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: gzip\r\n\r\n"),
+                     events: responseEvents(304, "Not Modified", ["Transfer-Encoding: gzip"]), keepsConnection: true)
     }
 
     func test_bytesAfterTheEnd_areLeftUnused() {
         let answer = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc"
-        assertAnswer(responseBytes(answer + "HTTP/1.1 200 OK\r\n"), events: answerEvents(200, "OK", ["Content-Length: 3"], body: "abc"),
+        assertResponse(responseBytes(answer + "HTTP/1.1 200 OK\r\n"), events: responseEvents(200, "OK", ["Content-Length: 3"], body: "abc"),
                      consumed: answer.utf8.count, keepsConnection: true, declaredLength: 3)
         let head = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\n"
-        assertAnswer(responseBytes(head + "abc"), method: "HEAD", events: answerEvents(200, "OK", ["Content-Length: 3"]),
+        assertResponse(responseBytes(head + "abc"), method: "HEAD", events: responseEvents(200, "OK", ["Content-Length: 3"]),
                      consumed: head.utf8.count, keepsConnection: true)
     }
 
     func test_contentLength_equalValues_listedOrRepeated_andLeadingZeros() {
-        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nContent-Length: 3, 03\r\nContent-Length: 3\r\n\r\nabc"),
-                     events: answerEvents(200, "OK", ["Content-Length: 3, 03", "Content-Length: 3"], body: "abc"),
+        assertResponse(responseBytes("HTTP/1.1 200 OK\r\nContent-Length: 3, 03\r\nContent-Length: 3\r\n\r\nabc"),
+                     events: responseEvents(200, "OK", ["Content-Length: 3, 03", "Content-Length: 3"], body: "abc"),
                      keepsConnection: true, declaredLength: 3)
     }
 
@@ -134,11 +134,11 @@ final class ResponseParserTests: XCTestCase {
     }
 
     func test_closeDelimitedBody_endsWithTheClose_andNeverKeepsTheConnection() {
-        assertAnswer(responseBytes("HTTP/1.0 200 OK\r\nServer: old\r\n\r\nall of it"),
-                     events: answerEvents(200, "OK", ["Server: old"], body: "all of it", version: "HTTP/1.0"), keepsConnection: false)
-        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n\r\nall of it"),
-                     events: answerEvents(200, "OK", ["Connection: keep-alive"], body: "all of it"), keepsConnection: false)
-        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\n\r\n"), events: answerEvents(200, "OK", []), keepsConnection: false)
+        assertResponse(responseBytes("HTTP/1.0 200 OK\r\nServer: old\r\n\r\nall of it"),
+                     events: responseEvents(200, "OK", ["Server: old"], body: "all of it", version: "HTTP/1.0"), keepsConnection: false)
+        assertResponse(responseBytes("HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n\r\nall of it"),
+                     events: responseEvents(200, "OK", ["Connection: keep-alive"], body: "all of it"), keepsConnection: false)
+        assertResponse(responseBytes("HTTP/1.1 200 OK\r\n\r\n"), events: responseEvents(200, "OK", []), keepsConnection: false)
     }
 
     func test_keepsConnection_byVersionAndConnectionField() {
@@ -151,7 +151,7 @@ final class ResponseParserTests: XCTestCase {
             ("HTTP/1.0 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 0\r\n\r\n", false),
         ]
         for (text, keeps) in cases {
-            let parsed = parseAnswer(responseBytes(text), feeding: .byteByByte)
+            let parsed = parseResponse(responseBytes(text), feeding: .byteByByte)
             XCTAssertNil(parsed.error, text)
             XCTAssertEqual(parsed.keepsConnection, keeps, text.debugDescription)
         }
@@ -187,25 +187,25 @@ final class ResponseParserTests: XCTestCase {
         let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5\r\nhello\r\n1a;name=value ; flag;q=\"a \\\"quoted\\\" ;x\"\r\nabcdefghijklmnopqrstuvwxyz\r\n"
             + "000A\r\n0123456789\r\n0;last\r\nChecksum: abc\r\nx-more:  1 \r\n\r\n"
-        assertAnswer(responseBytes(text), events: answerEvents(200, "OK", ["Transfer-Encoding: chunked"],
+        assertResponse(responseBytes(text), events: responseEvents(200, "OK", ["Transfer-Encoding: chunked"],
                                                       body: "helloabcdefghijklmnopqrstuvwxyz0123456789",
                                                       trailers: ["Checksum: abc", "x-more: 1"]),
                      keepsConnection: true)
     }
 
     func test_chunked_codingNameIsCaseInsensitive_emptyListElementsIgnored_bareLineFeedsInLines() {
-        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: , Chunked\r\n\r\n3\nabc\r\n0\n\n"),
-                     events: answerEvents(200, "OK", ["Transfer-Encoding: , Chunked"], body: "abc"), keepsConnection: true)
+        assertResponse(responseBytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: , Chunked\r\n\r\n3\nabc\r\n0\n\n"),
+                     events: responseEvents(200, "OK", ["Transfer-Encoding: , Chunked"], body: "abc"), keepsConnection: true)
     }
 
     func test_chunked_sizeOf16HexDigits_isAccepted() {
-        assertAnswer(responseBytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0000000000000003\r\nabc\r\n0\r\n\r\n"),
-                     events: answerEvents(200, "OK", ["Transfer-Encoding: chunked"], body: "abc"), keepsConnection: true)
+        assertResponse(responseBytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0000000000000003\r\nabc\r\n0\r\n\r\n"),
+                     events: responseEvents(200, "OK", ["Transfer-Encoding: chunked"], body: "abc"), keepsConnection: true)
     }
 
     func test_chunked_withConnectionClose_doesNotKeepTheConnection_andLeavesBytesAfter() {
         let answer = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\nab\r\n0\r\n\r\n"
-        assertAnswer(responseBytes(answer + "junk"), events: answerEvents(200, "OK", ["Transfer-Encoding: chunked", "Connection: close"], body: "ab"),
+        assertResponse(responseBytes(answer + "junk"), events: responseEvents(200, "OK", ["Transfer-Encoding: chunked", "Connection: close"], body: "ab"),
                      consumed: answer.utf8.count, keepsConnection: false)
     }
 
@@ -216,7 +216,7 @@ final class ResponseParserTests: XCTestCase {
         XCTAssertThrowsError(try responseBytes("HTTP/3 200 OK\r\n").withUnsafeBytes { try parser.parse($0) { _ in } }) { error in
             XCTAssertEqual((error as? WireError)?.kind, .invalidStatusLine)
         }
-        let first = try XCTUnwrap(parseAnswer(responseBytes("HTTP/3 200 OK\r\n")).error)
+        let first = try XCTUnwrap(parseResponse(responseBytes("HTTP/3 200 OK\r\n")).error)
         XCTAssertThrowsError(try responseBytes("HTTP/1.1 200 OK\r\n").withUnsafeBytes { try parser.parse($0) { _ in } }) { error in
             XCTAssertEqual(error as? WireError, first)
         }

@@ -1,7 +1,7 @@
 @testable import BatonWire
 import XCTest
 
-/// The rule of which answers have no body, as the parser and HTTP1Transport both ask it.
+/// The rule of which responses have no body, as the parser and HTTP1Transport both ask it.
 final class BodyFramingTests: XCTestCase {
     func test_forbidsBody_exactlyForHEAD_1xx_204_304() {
         for status in [100, 103, 199, 204, 304] {

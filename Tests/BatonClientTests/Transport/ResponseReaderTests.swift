@@ -11,12 +11,12 @@ import Darwin
 #endif
 import XCTest
 
-/// How HTTP1Transport reads one answer off a connection, over a socket pair: the server's end is
+/// How HTTP1Transport reads one response off a connection, over a socket pair: the server's end is
 /// written by the test, whole, before the reader starts.
 final class ResponseReaderTests: XCTestCase {
-    /// Reads `answer`, sent by the server's end, as the answer to a `method` request whose
-    /// answers may hold at most `limit` bytes.
-    private func read(_ answer: String, method: String, limit: Int) throws -> ConnectionAnswer {
+    /// Reads `text`, written by the server's end, as the response to a `method` request whose
+    /// responses may hold at most `limit` bytes.
+    private func read(_ text: String, method: String, limit: Int) throws -> ConnectionResult {
         var ends: [Int32] = [-1, -1]
         #if canImport(Glibc)
         XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends), 0)
@@ -32,7 +32,7 @@ final class ResponseReaderTests: XCTestCase {
             _ = Darwin.close(ends[1])
             #endif
         }
-        let bytes = Array(answer.utf8)
+        let bytes = Array(text.utf8)
         XCTAssertEqual(send(ends[1], bytes, bytes.count, 0), bytes.count)
         var urlRequest = URLRequest(url: URL(string: "http://h/photo")!)
         urlRequest.httpMethod = method
@@ -44,25 +44,25 @@ final class ResponseReaderTests: XCTestCase {
         return try reader.read(into: &buffer, answered: &answered)
     }
 
-    /// The length a bodiless answer declares is not its body's: held against the size limit, it
+    /// The length a bodiless response declares is not its body's: held against the size limit, it
     /// would refuse a `HEAD` of any large file. The reader asks the parser's rule
     /// (``BodyFraming/forbidsBody(method:status:)``), so the two never disagree.
     func test_aHEADResponse_hasNoBody_whateverItsFieldsDeclare() throws {
-        let answer = try read("HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n", method: "HEAD", limit: 10)
-        XCTAssertEqual(answer.response.statusCode, 200)
-        XCTAssertEqual(answer.response.body, Data())
-        XCTAssertTrue(answer.keepsConnection)
+        let result = try read("HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n", method: "HEAD", limit: 10)
+        XCTAssertEqual(result.response.statusCode, 200)
+        XCTAssertEqual(result.response.body, Data())
+        XCTAssertTrue(result.keepsConnection)
     }
 
     func test_a204Or304_hasNoBody_whateverItsFieldsDeclare() throws {
         for status in ["204 No Content", "304 Not Modified"] {
-            let answer = try read("HTTP/1.1 \(status)\r\nContent-Length: 1000000\r\n\r\n", method: "GET", limit: 10)
-            XCTAssertEqual(answer.response.body, Data(), status)
-            XCTAssertTrue(answer.keepsConnection, status)
+            let result = try read("HTTP/1.1 \(status)\r\nContent-Length: 1000000\r\n\r\n", method: "GET", limit: 10)
+            XCTAssertEqual(result.response.body, Data(), status)
+            XCTAssertTrue(result.keepsConnection, status)
         }
     }
 
-    /// The other side of the rule: an answer that has a body is held to the limit by the length
+    /// The other side of the rule: a response that has a body is held to the limit by the length
     /// it declares, before a byte of it is read.
     func test_aGETsAnswer_declaringMoreThanTheLimit_isRefusedAtItsHead() {
         XCTAssertThrowsError(try read("HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n", method: "GET", limit: 10)) { error in
@@ -73,16 +73,16 @@ final class ResponseReaderTests: XCTestCase {
     // MARK: Whether the connection carries another request
 
     func test_anAnswerSayingConnectionClose_leavesTheConnectionUnfitForAnother() throws {
-        let answer = try read("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", method: "GET", limit: 10)
-        XCTAssertEqual(answer.response.body, Data("ok".utf8))
-        XCTAssertFalse(answer.keepsConnection)
+        let result = try read("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", method: "GET", limit: 10)
+        XCTAssertEqual(result.response.body, Data("ok".utf8))
+        XCTAssertFalse(result.keepsConnection)
     }
 
-    /// Baton sends no request before the last is answered: bytes past the answer are a server out
+    /// Baton sends no request before the last is answered: bytes past the response are a server out
     /// of step, and the connection is not trusted with another request.
     func test_bytesPastTheAnswer_leaveTheConnectionUnfitForAnother() throws {
-        let answer = try read("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n", method: "GET", limit: 10)
-        XCTAssertEqual(answer.response.body, Data("ok".utf8))
-        XCTAssertFalse(answer.keepsConnection)
+        let result = try read("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n", method: "GET", limit: 10)
+        XCTAssertEqual(result.response.body, Data("ok".utf8))
+        XCTAssertFalse(result.keepsConnection)
     }
 }

@@ -1,18 +1,18 @@
 /// What the bytes a server sent while a request's body was still going out are: an interim
-/// answer to read past, or the final one.
+/// response to read past, or the final one.
 ///
 /// A server may send `100 Continue`, `102 Processing` or `103 Early Hints` at any time, and a
 /// client must accept them even unasked (RFC 9110 §15.2); only a final status (200 or more) means
-/// the server will not wait for the rest of the body. So the body goes on past interim answers,
+/// the server will not wait for the rest of the body. So the body goes on past interim responses,
 /// and stops at a final one.
-package enum InterimAnswer {
+package enum InterimResponse {
     /// How the waiting bytes begin.
     package enum Reading: Equatable {
         /// A whole interim head (`1xx` but `101`) of this many bytes, its empty line included.
         case interim(length: Int)
         /// The beginning of a head not yet whole enough to tell: more bytes are needed.
         case incomplete
-        /// A final head, `101`, or bytes that are no status line: the answer the body stops for
+        /// A final head, `101`, or bytes that are no status line: the response the body stops for
         /// (the response parser then reads or refuses it).
         case final
     }

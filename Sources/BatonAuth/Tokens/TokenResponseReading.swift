@@ -2,15 +2,15 @@ import Foundation
 import BatonClient
 import BatonWire
 
-/// Reads a token endpoint's answer.
-enum TokenAnswer {
-    /// Why an answer is not a usable token.
+/// Reads a token endpoint's response.
+enum TokenResponseReading {
+    /// Why a response is not a usable token.
     struct Unusable: Error {
         var reason: String
     }
 
-    /// The credentials a successful answer carries. The refresh token is `previousRefreshToken`
-    /// when the answer has none (RFC 6749 §6: the client keeps its refresh token).
+    /// The credentials a successful response carries. The refresh token is `previousRefreshToken`
+    /// when the response has none (RFC 6749 §6: the client keeps its refresh token).
     static func credentials(
         from response: HTTPResponse, fields: TokenResponseFields, previousRefreshToken: String?, now: Date
     ) throws(Unusable) -> Credentials {
@@ -46,7 +46,7 @@ enum TokenAnswer {
     }
 
     /// `expires_in` as seconds: a number, or a string of digits as some servers send; at most ten
-    /// years, so that no answer can overflow a date.
+    /// years, so that no response can overflow a date.
     private static func lifetime(_ value: Any?) -> TimeInterval? {
         let seconds: Double?
         switch value {
@@ -58,7 +58,7 @@ enum TokenAnswer {
         return min(seconds, 10 * 365 * 86_400)
     }
 
-    /// The error code of an error answer: RFC 6749 §5.2's `error`, or a `message`.
+    /// The error code of an error response: RFC 6749 §5.2's `error`, or a `message`.
     static func errorCode(in response: HTTPResponse) -> String? {
         response.serverError.code
     }

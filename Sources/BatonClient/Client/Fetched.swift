@@ -1,20 +1,20 @@
 /// A call's decoded value together with where it came from: the response it was decoded from,
-/// or the client's store when the network failed (see ``Client/answer(for:offline:)``).
+/// or the client's store when the network failed (see ``Client/fetch(_:offline:)``).
 ///
 /// ```swift
-/// client.answer(for: Request<Book>(.get, "books/1"), offline: .stored(id: 1))
-///     .success { answer in
-///         show(answer.value, stale: answer.isFromStore)
-///         print(answer.response?.headers["ETag"] ?? "-")
+/// client.fetch(Request<Book>(.get, "books/1"), offline: .stored(id: 1))
+///     .success { fetched in
+///         show(fetched.value, stale: fetched.isFromStore)
+///         print(fetched.response?.headers["ETag"] ?? "-")
 ///     }
 /// ```
-public struct Answer<Value: Sendable>: Sendable {
+public struct Fetched<Value: Sendable>: Sendable {
     /// The decoded value.
     public let value: Value
     /// The response the value was decoded from (status, headers, body); `nil` when the value
     /// came from the store.
     public let response: HTTPResponse?
-    /// The network's failure that made the call answer from the store; `nil` for a fresh answer.
+    /// The network's failure that made the call response from the store; `nil` for a fresh response.
     public let networkError: (any Error)?
 
     /// Whether the value came from the store rather than from the server just now.
