@@ -172,7 +172,7 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
     /// sending and reads the response, rather than wait for room to send the rest.
     func test_anAnswerBeforeTheBody_stopsTheUpload_andIsTheCallsAnswer() async throws {
         let server = try ScriptedServer(
-            answer: Array("HTTP/1.1 413 Content Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
+            response: Array("HTTP/1.1 413 Content Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
             holdsOpen: true, reads: false
         )
         let client = try Client(baseURL: server.url, transport: HTTP1Transport()) {
