@@ -35,7 +35,7 @@ import BatonClient
 ///   successful responses are cached.
 /// - An image on disk is revalidated before it is used when it came with a validator (`ETag`,
 ///   `Last-Modified`) and no `Cache-Control: max-age` that still holds: the request carries
-///   `If-None-Match` / `If-Modified-Since`, a `304 Not Modified` responses with the file on disk (no
+///   `If-None-Match` / `If-Modified-Since`, a `304 Not Modified` answers with the file on disk (no
 ///   image crosses the wire), a `200` replaces it. When the server cannot be reached, the image
 ///   on disk is used all the same. A response marked `no-store` is never written to disk.
 /// - Bytes are not decoded into a platform image: that is the app's part.

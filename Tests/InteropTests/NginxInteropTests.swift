@@ -224,7 +224,7 @@ final class NginxInteropTests: XCTestCase {
     }
 
     /// A client that keeps values and revalidates them asks nginx again with the stored ETag:
-    /// nginx's `304` responses with the stored book, no body on the wire.
+    /// nginx's `304` answers with the stored book, no body on the wire.
     func test_aStoredBook_isRevalidatedByNginx_with304_andTheStoredValue() async throws {
         let store = InMemoryEntityStore()
         let client = try Client(baseURL: nginx, transport: HTTP1Transport()) {

@@ -140,7 +140,7 @@ package final class RecordingMonitor: ClientMonitor {
     }
 }
 
-/// A retrier that logs "`name` `attempt`" and responses `decision`.
+/// A retrier that logs "`name` `attempt`" and answers `decision`.
 package struct ScriptedRetrier: RequestRetrier {
     package var name: String
     package var decision: RetryDecision

@@ -65,13 +65,13 @@ extension Client {
         /// already settled still runs at once, on the thread adding it.
         public var deliveryQueue: DispatchQueue?
         /// Where decoded ``StoredEntity`` values (and arrays of them) are saved, upserted by id,
-        /// before their call fulfils; also what ``Client/fetch(_:offline:)`` responses from when
+        /// before their call fulfils; also what ``Client/fetch(_:offline:)`` answers from when
         /// the network fails. `nil` (the default) saves nothing.
         public var store: (any EntityStore)?
         /// Whether a `GET` whose decoded value is in ``store`` asks the server whether it changed
         /// rather than for the value again: the validator of the response it was saved from (`ETag`,
         /// `Last-Modified`) goes as `If-None-Match` / `If-Modified-Since`, and a `304 Not
-        /// Modified` responses with the stored value, untouched (``Fetched/isRevalidated``), no body
+        /// Modified` answers with the stored value, untouched (``Fetched/isRevalidated``), no body
         /// crossing the wire; a `200` replaces it. A response marked `Cache-Control: no-store`
         /// keeps no validator (its value is still saved, for ``Client/fetch(_:offline:)``).
         /// Validators are kept in the store, beside the entities, one per URL, with a hash of the

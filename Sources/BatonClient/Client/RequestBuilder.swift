@@ -13,7 +13,7 @@ struct PreparedRequest: Sendable {
     /// becomes ``body``) before the first attempt.
     var spool: MultipartForm?
     /// The attempt's conditional request for a stored value, set after the adapters: what a
-    /// `304` responses with, and where the next validator is kept.
+    /// `304` answers with, and where the next validator is kept.
     var revalidation: RevalidationContext?
 
     /// This request sending `body`, the file a spooled form was written to.

@@ -4,13 +4,13 @@ import FoundationNetworking
 #endif
 import BatonPromise
 
-/// A response that is either ready now or a promise of it: what the library's own adapters and
+/// A value that is either ready now or a promise of it: what the library's own adapters and
 /// retriers give when they can answer without a Swift task.
 package enum Prompt<Value: Sendable>: Sendable {
     case now(Result<Value, any Error>)
     case later(Promise<Value>)
 
-    /// Hands the response to `body`: at once when it is ready; otherwise once it is, with `call`
+    /// Hands the value to `body`: at once when it is ready; otherwise once it is, with `call`
     /// waiting for it meanwhile, so that cancelling, pausing or resuming the call reaches it.
     package func whenReady<Output>(for call: Promise<Output>, _ body: @escaping @Sendable (Result<Value, any Error>) -> Void) {
         switch self {
@@ -24,7 +24,7 @@ package enum Prompt<Value: Sendable>: Sendable {
         }
     }
 
-    /// The response, waiting for it if it is not ready.
+    /// The value, waiting for it if it is not ready.
     package var value: Value {
         get async throws {
             switch self {
@@ -36,7 +36,7 @@ package enum Prompt<Value: Sendable>: Sendable {
 }
 
 /// An adapter of the library's own that usually answers at once: the client calls it without
-/// starting a Swift task, which under load is what keeps the response prompt (a task waits its turn
+/// starting a Swift task, which under load is what keeps the reply prompt (a task waits its turn
 /// behind every other task of the process).
 package protocol PromptAdapter: RequestAdapter {
     func adaptPromptly(_ request: URLRequest, context: AttemptContext) -> Prompt<URLRequest>

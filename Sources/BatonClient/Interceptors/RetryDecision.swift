@@ -1,7 +1,7 @@
-/// A retrier's response: ``doNotRetry``, ``retry(after:cause:)`` with a delay, or
+/// A retrier's decision: ``doNotRetry``, ``retry(after:cause:)`` with a delay, or
 /// ``fail(with:)`` with the error the call should fail with instead.
 ///
-/// A struct rather than an enum, so that new kinds of response can be added without breaking a
+/// A struct rather than an enum, so that new kinds of decision can be added without breaking a
 /// retrier's code: read it through ``delay``, ``cause`` and ``error``.
 public struct RetryDecision: Sendable, Equatable {
     /// How long to wait before the next attempt; `nil` for no retry.

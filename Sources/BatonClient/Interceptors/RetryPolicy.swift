@@ -97,7 +97,7 @@ public struct RetryPolicy: RequestRetrier {
         return decision(method: method, isKeyed: keyed, error: error, context: context)
     }
 
-    /// The decision, without waiting: what ``retry(_:failedWith:context:)`` responses.
+    /// The decision, without waiting: what ``retry(_:failedWith:context:)`` answers.
     func decision(method: HTTPMethod, isKeyed: Bool = false, error: any Error, context: AttemptContext, now: Date = Date()) -> RetryDecision {
         let made = context.retries(for: .transientFailure)
         guard made < retryLimit, retryableMethods.contains(method) || isKeyed, isRetryable(error) else {

@@ -1,4 +1,4 @@
-/// What ``Client/fetch(_:offline:)`` responses with when the network fails: a value read from
+/// What ``Client/fetch(_:offline:)`` answers with when the network fails: a value read from
 /// the client's store (``Client/Configuration/store``), or nothing.
 ///
 /// ```swift

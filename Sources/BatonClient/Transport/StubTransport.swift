@@ -38,7 +38,7 @@ public final class StubTransport: Transport {
         recorded.withLock { $0 }
     }
 
-    /// Records `request` (with a data body in `httpBody`) and responses it with the closure, on a global
+    /// Records `request` (with a data body in `httpBody`) and answers it with the closure, on a global
     /// queue: see ``Transport/send(_:body:options:)``. Reports no progress: a stubbed response
     /// arrives whole, and nothing is sent. The client holds a stubbed response to its
     /// ``Client/Configuration/maximumResponseSize`` as it would a real one.

@@ -8,7 +8,7 @@ import BatonPromise
 /// and retries; a transport only sends what it is given and reports what came back.
 ///
 /// ``HTTP1Transport`` (Baton's own HTTP/1.1, the default for `http` on Linux) and
-/// ``URLSessionTransport`` are the real ones. ``StubTransport`` responses from a table, for unit
+/// ``URLSessionTransport`` are the real ones. ``StubTransport`` answers from a table, for unit
 /// tests of your own code. Write your own to route requests elsewhere.
 ///
 /// A transport's promise must:

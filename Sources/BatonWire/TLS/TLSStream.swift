@@ -162,7 +162,7 @@ package final class TLSStream {
 
     /// Whether the server has sent a byte of a response, or closed the connection: reads what has
     /// arrived without waiting, and decrypts it. Messages that carry no data (a TLS 1.3 session
-    /// ticket) are taken in and response `false`.
+    /// ticket) are taken in and answer `false`.
     package func hasResponseWaiting() -> Bool {
         if readAheadStart < readAhead.count || ended || failure != nil { return true }
         while true {

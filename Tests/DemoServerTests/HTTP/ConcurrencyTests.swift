@@ -16,7 +16,7 @@ final class ConcurrencyTests: ServerTestCase {
         return configuration
     }
 
-    /// A hang guard only (per read): the server responses as soon as the last request arrives.
+    /// A hang guard only (per read): the server answers as soon as the last request arrives.
     private let hangGuard: Double = 30
 
     /// Each request is held at a barrier until all 200 have arrived: only a server handling the

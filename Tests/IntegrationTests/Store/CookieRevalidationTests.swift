@@ -15,7 +15,7 @@ final class CookieRevalidationTests: XCTestCase {
         var owner: String
     }
 
-    /// `/login/NAME` sets `session=NAME`; `/memos/m1` responses the session's own memo with an ETag
+    /// `/login/NAME` sets `session=NAME`; `/memos/m1` answers the session's own memo with an ETag
     /// naming it only by version (as a careless API might), and `304` to a matching `If-None-Match`.
     private func cookieServer(conditional: Locked<[String?]>) throws -> ConversationServer {
         try ConversationServer { peer in

@@ -106,7 +106,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
 
     /// When a POST's kept-alive connection turns out to be dead, libcurl on Linux re-sends the
     /// request on a new connection by itself, and FoundationNetworking cannot rewind the body:
-    /// the POST arrives again with its `Content-Length` but no body, and the server responses 408
+    /// the POST arrives again with its `Content-Length` but no body, and the server answers 408
     /// once its idle timeout (5 s here) passes. (On Apple platforms the drop is a prompt
     /// transport error.) Baton cannot see or stop that re-send; what it guarantees, and this test
     /// pins, is that the call fails with a typed error, in bounded time, after exactly one

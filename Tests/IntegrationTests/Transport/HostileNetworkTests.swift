@@ -29,7 +29,7 @@ final class HostileNetworkTests: XCTestCase {
 
     // MARK: Interim responses
 
-    /// The server responses `100 Continue` as soon as the head arrives, and `103 Early Hints` in the
+    /// The server answers `100 Continue` as soon as the head arrives, and `103 Early Hints` in the
     /// middle, then reads the whole body and only then sends its final response: the body must go on.
     private static func interimScript(_ peer: ConversationServer.Peer) {
         guard let head = peer.readHead(),

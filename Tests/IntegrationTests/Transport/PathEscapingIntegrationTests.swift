@@ -5,7 +5,7 @@ import XCTest
 
 /// An interpolated path value is one segment: whatever it contains, it cannot address another
 /// resource. Each request below would reach order 1 or 2 if the value were pasted in as it is;
-/// the server responses 404, and its log shows the escaped target it received.
+/// the server answers 404, and its log shows the escaped target it received.
 final class PathEscapingIntegrationTests: IntegrationTestCase {
     /// Sends `GET orders/<value>`, expects `404 not_found`, and the server to log
     /// `"GET /orders/<escaped> HTTP/1.1" 404`.
