@@ -124,9 +124,13 @@ final class AuthenticationTests: ServerTestCase {
         XCTAssertEqual(accepted.status, 200)
     }
 
-    func test_unknownPath_answers401WithoutTokenAnd404WithOne() async throws {
+    /// A typo in a path must not read as a failed login: unknown is 404, token or not.
+    func test_unknownPath_answers404_withOrWithoutAToken() async throws {
         let anonymous = try await send("GET", "/no/such/thing")
-        XCTAssertEqual(anonymous.status, 401)
+        XCTAssertEqual(anonymous.status, 404)
+        XCTAssertEqual(anonymous.message, "not_found")
+        let wrongMethod = try await send("DELETE", "/orders/1")
+        XCTAssertEqual(wrongMethod.status, 404)
         let session = try await login()
         let known = try await send("GET", "/no/such/thing", token: session.token)
         XCTAssertEqual(known.status, 404)

@@ -121,9 +121,10 @@ final class DemoAPI: HTTPHandler {
         }
         let response: ServerResponse
         do throws(Refusal) {
-            // Everything under /_demo/ is open, known route or not, so tests can always reach it.
-            if match?.route.requiresToken ?? !head.path.hasPrefix("/_demo/") { try authenticate(head) }
+            // An unknown route is a 404 whatever the credentials: a typo in a path must not read
+            // as a failed login.
             guard let match else { throw Refusal(404, "not_found") }
+            if match.route.requiresToken { try authenticate(head) }
             switch try route(match, exchange, claim: arrival?.claim()) {
             case .whole(let whole): response = match.route.isResource ? resourceResponse(whole, to: head) : whole
             case .streamed(let stream): return finish(stream, fault: fault)
