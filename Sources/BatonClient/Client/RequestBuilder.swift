@@ -97,13 +97,22 @@ struct RequestBuilder: Sendable {
         guard HeaderSyntax.isToken(endpoint.method.rawValue) else {
             throw .invalidRequest(summary, field: "method", reason: "\"\(endpoint.method)\" is not a valid HTTP method token")
         }
-        let encoded: RequestBody.Encoded?
+        var encoded: RequestBody.Encoded?
         do {
             encoded = try endpoint.body.encoded(with: configuration.encoder, memoryThreshold: configuration.multipartMemoryThreshold)
         } catch let failure as MultipartEncoder.Failure {
             throw .invalidRequest(summary, field: "body", reason: failure.reason)
         } catch {
             throw .invalidRequest(summary, field: "body", reason: "it does not encode: \(error)")
+        }
+        if endpoint.method == .get || endpoint.method == .head, let body = encoded {
+            // One rule on every transport: URLSession on Apple platforms refuses to send such a
+            // body, and RFC 9110 gives it no meaning, so no transport sends one.
+            guard case .bytes(let data, _) = body, data.isEmpty else {
+                throw .invalidRequest(summary, field: "body", reason: "a \(endpoint.method) request carries no body on any transport; "
+                                      + "send it with POST, or its values as query items")
+            }
+            encoded = nil
         }
         var request = URLRequest(url: url)
         // Set, not passed to the initializer: URLSession on Linux honours a request's timeout
