@@ -70,7 +70,9 @@ struct Exchange: Sendable {
                 guard case .success(let response) = result else { return events.completed(result) }
                 // A transport that does not stop at the limit itself is held to it here.
                 guard response.body.count <= limit else {
-                    return events.completed(.failure(APIError.responseTooLarge(summary, limit: limit)))
+                    // A download is bounded by the limit only when its transport keeps it in memory.
+                    let ignored = options.destination.file != nil && response.bodyFile == nil ? transport : nil
+                    return events.completed(.failure(APIError.responseTooLarge(summary, limit: limit, ignoringFileBy: ignored)))
                 }
                 if let resumable = options.destination.file, redirects < RedirectPolicy.maximumRedirects, call.isPending,
                    resumable.startsOver(after: response) {

@@ -67,6 +67,26 @@ final class ClientDownloadTests: XCTestCase {
         XCTAssertNil(onlyRequest(transport)?.value(forHTTPHeaderField: "Range"))
     }
 
+    /// A transport of one's own that ignores the download's file and hands the body back in
+    /// memory is held to the memory limit, and the sentence names it as the cause.
+    func test_aTransportHandingADownloadBackInMemory_pastTheLimit_isNamed() async throws {
+        let client = try makeClient(transport: constantStub(photo(String(repeating: "x", count: 2048)))) {
+            $0.maximumResponseSize = 1024
+        }
+
+        let error = await awaitError(client.download(Request<Data>(.get, "photos/1"), to: destination))
+
+        XCTAssertEqual((error as? APIError)?.kind, .responseTooLarge)
+        XCTAssertEqual(
+            "\(error.map { "\($0)" } ?? "none")",
+            "GET http://h/photos/1 is a download, but its transport StubTransport handed the body back in memory, where it is larger "
+                + "than the client's maximumResponseSize of 1 KiB: the transport does not honour TransferOptions.destination, "
+                + "which asks for the body in the download's file (see Transport)."
+        )
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
+        XCTAssertEqual(try temporaryDownloads(), [])
+    }
+
     func test_a200_replacesAFileAtTheDestination() async throws {
         try Data("old and longer contents".utf8).write(to: destination)
         let client = try makeClient(transport: constantStub(photo("new")))
