@@ -228,7 +228,7 @@ final class AuthenticatorTests: XCTestCase {
         XCTAssertEqual(error?.kind, .refreshFailed)
         XCTAssertEqual(authenticator.credentials?.refreshToken, "r")
         XCTAssertEqual(events.events, [])
-        XCTAssertTrue(error?.description.hasPrefix("Refreshing the access token failed: POST /token failed before a response arrived") ?? false,
+        XCTAssertTrue(error?.description.hasPrefix("Refreshing the access token failed: POST http://h/token failed before a response arrived") ?? false,
                       error?.description ?? "")
     }
 

@@ -161,6 +161,14 @@ final class Call<E: Endpoint, Output: Sendable>: Sendable {
         // A 304 to the call's own conditional request answers with the stored value.
         marked.isRevalidation = received.statusCode == 304 && prepared.revalidation?.stored != nil
         let response = marked
+        var prepared = prepared
+        if received.statusCode == 401 {
+            // A 401 to a request that carried no credentials at all wants different advice.
+            let sent = latest.withLock(annotating: self) { $0.request }
+            prepared.summary.sentWithoutCredentials = sent.map {
+                $0.value(forHTTPHeaderField: "Authorization") == nil && $0.value(forHTTPHeaderField: "Cookie") == nil
+            } ?? false
+        }
         switch product {
         case .decoded(let output):
             let value: E.Response

@@ -79,7 +79,8 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     /// The part of the request that could not be built (``Kind/invalidRequest``).
     public let field: String?
     /// Why the request could not be built (``Kind/invalidRequest``) or the body did not decode
-    /// (``Kind/decodingFailed``).
+    /// (``Kind/decodingFailed``); for ``Kind/responseTooLarge``, the type of a transport that
+    /// handed a download back in memory instead of in its file.
     public let reason: String?
     /// The transport's error (``Kind/transport``).
     public let urlError: URLError?
@@ -184,8 +185,13 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     }
     /// The response's body went past `limit` bytes (`response`, when the transport handed one
     /// back, has its head and what was kept of its body).
-    static func responseTooLarge(_ request: RequestSummary, _ response: HTTPResponse? = nil, limit: Int) -> APIError {
-        APIError(.responseTooLarge, request, response: response, maximumResponseSize: limit)
+    /// With `ignoringFileBy`, the body was a download that transport handed back in memory
+    /// rather than in the file ``TransferOptions/destination`` asked for.
+    static func responseTooLarge(
+        _ request: RequestSummary, _ response: HTTPResponse? = nil, limit: Int, ignoringFileBy transport: (any Transport)? = nil
+    ) -> APIError {
+        let reason = transport.map { "\(type(of: $0))" }
+        return APIError(.responseTooLarge, request, response: response, reason: reason, maximumResponseSize: limit)
     }
 
     /// A streamed response's element went past `limit` bytes (`element`: `an event`, `a line`).
@@ -224,7 +230,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             guard let response else { return "\(request) failed: the server's status is not accepted." }
             let preview = response.body.isEmpty ? "" : " (body starts with \(response.bodyPreview(redaction: request.redaction)))"
             let detail = serverMessage.map { " (\"\(MessageText.escaped(request.redaction.text($0)))\")" } ?? preview
-            return "\(request) failed: the server answered \(response.statusCode) \(response.reasonPhrase)\(detail)."
+            let answered = "\(request) failed: the server answered \(response.statusCode) \(response.reasonPhrase)\(detail)"
+            guard response.statusCode == 401, request.sentWithoutCredentials else { return answered + "." }
+            return answered + ", and the request carried no credentials (no Authorization or Cookie field): "
+                + "add an Authenticator to the client's interceptors, or set the field in an adapter."
         case .unacceptableContentType:
             let received = contentType.map { "\"\($0)\"" } ?? "no Content-Type"
             let preview = response.map { $0.body.isEmpty ? "" : " (body starts with \($0.bodyPreview(redaction: request.redaction)))" } ?? ""
@@ -242,6 +251,11 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             return "\(request) did not finish within its deadline of \(deadline ?? .zero); the request was cancelled."
         case .responseTooLarge:
             let limit = Self.describe(bytes: maximumResponseSize ?? 0)
+            if let transport = reason {
+                return "\(request) is a download, but its transport \(transport) handed the body back in memory, where it is larger than "
+                    + "the client's maximumResponseSize of \(limit): the transport does not honour TransferOptions.destination, "
+                    + "which asks for the body in the download's file (see Transport)."
+            }
             return "\(request) returned a body larger than the client's maximumResponseSize of \(limit); the transfer was stopped."
         case .elementTooLarge:
             let limit = Self.describe(bytes: maximumResponseSize ?? 0)

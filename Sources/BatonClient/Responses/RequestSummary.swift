@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 import BatonWire
 
-/// Names a request in errors and events: its method and its path with query, as sent, with the
-/// values of secret query items hidden by the client's ``Redaction``.
+/// Names a request in errors and events: its method and its URL, as sent, without credentials and
+/// with the values of secret query items hidden by the client's ``Redaction``.
 public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     /// The HTTP method.
     public var method: HTTPMethod
@@ -18,6 +18,9 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     /// The names of the files its body sends (a file body's, a multipart form's file parts'),
     /// named in its description, so that a failed upload among many says which file it was.
     public var files: [String] = []
+    /// Whether the request went with neither an `Authorization` nor a `Cookie` field: a `401` to
+    /// it then says that none were sent, and how to send them.
+    var sentWithoutCredentials = false
 
     /// Names a request of `method` to `url` (`nil` if it could not be built), for the endpoint
     /// path `path`, described with `redaction`.
@@ -28,9 +31,10 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
         self.redaction = redaction
     }
 
-    /// The method, then the URL's path and query with secret values hidden, as in `GET /v1/orders?page=2`;
-    /// `GET /orders/7`, from ``path``, when there is no URL. The ``files`` sent follow, as in
-    /// `POST /reviews/1/photos (sending flaky.jpg)`.
+    /// The method, then the URL without its user and password, secret query values hidden, as in
+    /// `GET https://api.example.com/v1/orders?page=2`: the host and the base URL's path name the
+    /// server a request went to. `GET /orders/7`, from ``path``, when there is no URL. The
+    /// ``files`` sent follow, as in `POST https://api.example.com/reviews/1/photos (sending flaky.jpg)`.
     public var description: String {
         description(redactedBy: redaction)
     }
@@ -38,13 +42,13 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     /// ``description``, hiding what `redaction` names.
     public func description(redactedBy redaction: Redaction) -> String {
         if let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-            components.scheme = nil
-            components.host = nil
-            components.port = nil
+            let query = components.percentEncodedQuery.map { "?" + redaction.formFields($0) } ?? ""
             components.user = nil
             components.password = nil
-            let query = components.percentEncodedQuery.map { "?" + redaction.formFields($0) } ?? ""
-            return MessageText.escaped("\(method) \(components.percentEncodedPath)\(query)\(sending)")
+            components.percentEncodedQuery = nil
+            components.fragment = nil
+            let location = components.string ?? components.percentEncodedPath
+            return MessageText.escaped("\(method) \(location)\(query)\(sending)")
         }
         return MessageText.escaped("\(method) /\(path)\(sending)")
     }

@@ -80,7 +80,7 @@ final class CancellationClientTests: XCTestCase {
         await fulfillment(of: [entered], timeout: 30)
         promise.cancel()
         await fulfillment(of: [handled], timeout: 30)
-        XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "failed attempts 1"])
+        XCTAssertEqual(monitor.labels, ["started GET http://h/orders/1", "attemptStarted 1", "failed attempts 1"])
         XCTAssertTrue(isCancelledAPIError(monitor.failedError), "got \(String(describing: monitor.failedError))")
     }
 
@@ -104,7 +104,7 @@ final class CancellationClientTests: XCTestCase {
         transport.exchange(0).fulfill(.json(Fixtures.orderJSON))
         _ = await awaitError(promise)
         XCTAssertEqual(promise.state, .cancelled)
-        XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "failed attempts 1"])
+        XCTAssertEqual(monitor.labels, ["started GET http://h/orders/1", "attemptStarted 1", "failed attempts 1"])
     }
 
     /// The adapter is let go only after the cancel, so that the call, were it to ignore the
@@ -144,7 +144,7 @@ final class CancellationClientTests: XCTestCase {
         // Had the call gone on, its request would follow the adapter's return within microseconds.
         await fulfillment(of: [sent], timeout: 1)
         XCTAssertEqual(promise.state, .cancelled)
-        XCTAssertEqual(monitor.labels, ["started GET /orders/1", "failed attempts 0"])
+        XCTAssertEqual(monitor.labels, ["started GET http://h/orders/1", "failed attempts 0"])
         XCTAssertEqual(transport.requests.count, 0)
     }
 
@@ -157,7 +157,7 @@ final class CancellationClientTests: XCTestCase {
         let error = await awaitError(promise)
         XCTAssertEqual(promise.state, .cancelled)
         XCTAssertTrue(isCancelledAPIError(error), "got \(String(describing: error))")
-        XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "failed attempts 1"])
+        XCTAssertEqual(monitor.labels, ["started GET http://h/orders/1", "attemptStarted 1", "failed attempts 1"])
     }
 
     // MARK: During a retry's wait
@@ -186,7 +186,7 @@ final class CancellationClientTests: XCTestCase {
         promise.cancel()
         XCTAssertEqual(promise.state, .cancelled)
         await fulfillment(of: [failed], timeout: 30)
-        XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "retrying 1", "failed attempts 1"])
+        XCTAssertEqual(monitor.labels, ["started GET http://h/orders/1", "attemptStarted 1", "retrying 1", "failed attempts 1"])
         XCTAssertTrue(isCancelledAPIError(monitor.failedError), "got \(String(describing: monitor.failedError))")
     }
 
@@ -226,7 +226,7 @@ final class CancellationClientTests: XCTestCase {
         await fulfillment(of: [secondAttempt], timeout: 1)
         XCTAssertEqual(promise.state, .cancelled)
         XCTAssertEqual(attempts.value, 1)
-        XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "failed attempts 1"])
+        XCTAssertEqual(monitor.labels, ["started GET http://h/orders/1", "attemptStarted 1", "failed attempts 1"])
         XCTAssertTrue(isCancelledAPIError(monitor.failedError), "got \(String(describing: monitor.failedError))")
     }
 }

@@ -84,7 +84,7 @@ final class DecodingClientTests: XCTestCase {
         let type = matched.decodedType!
         let codingPath = matched.codingPath!
         let reason = matched.reason!
-        XCTAssertEqual(request.description, "GET /greeting")
+        XCTAssertEqual(request.description, "GET http://h/greeting")
         XCTAssertEqual(type, "String")
         XCTAssertEqual(codingPath, "")
         XCTAssertEqual(reason, "the body is not valid UTF-8")

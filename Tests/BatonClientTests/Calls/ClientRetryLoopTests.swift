@@ -181,7 +181,7 @@ final class RetryLoopClientTests: XCTestCase {
         let client = try makeClient(transport: transport, retriers: [Inspecting(seen: seen)])
         _ = await awaitError(client.send(Request<Order>(.get, "orders/1")))
         XCTAssertEqual(seen.events, [
-            "attempt 1 status 503 GET /orders/1", "attempt 2 status 503 GET /orders/1", "attempt 3 status 503 GET /orders/1",
+            "attempt 1 status 503 GET http://h/orders/1", "attempt 2 status 503 GET http://h/orders/1", "attempt 3 status 503 GET http://h/orders/1",
         ])
         XCTAssertEqual(transport.requests.count, 3)
     }
@@ -198,7 +198,7 @@ final class RetryLoopClientTests: XCTestCase {
         let client = try makeClient(transport: sequencedStub([.failure(URLError(.timedOut))]), retriers: [Inspecting(seen: seen)])
         _ = await awaitError(client.send(Request<Order>(.get, "orders/1")))
         XCTAssertEqual(seen.events, [
-            "response none, error GET /orders/1 failed before a response arrived: the request timed out (URLError.Code -1001).",
+            "response none, error GET http://h/orders/1 failed before a response arrived: the request timed out (URLError.Code -1001).",
         ])
     }
 }

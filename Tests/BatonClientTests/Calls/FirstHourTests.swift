@@ -79,7 +79,7 @@ final class FirstHourTests: XCTestCase {
             _ = try await client.send(Request<Order>(.get, "orders/9")).value
             XCTFail("expected a 404")
         } catch {
-            XCTAssertEqual(error.localizedDescription, "GET /orders/9 failed: the server answered 404 Not Found.")
+            XCTAssertEqual(error.localizedDescription, "GET http://h/orders/9 failed: the server answered 404 Not Found.")
         }
     }
 
@@ -94,7 +94,7 @@ final class FirstHourTests: XCTestCase {
             XCTAssertEqual(error.attempts, 3)
             XCTAssertNotNil(error.duration)
             let sentence = error.description
-            XCTAssertTrue(sentence.hasPrefix("GET /orders/1 failed before a response arrived: the request timed out (URLError.Code -1001), after 3 attempts over "), sentence)
+            XCTAssertTrue(sentence.hasPrefix("GET http://h/orders/1 failed before a response arrived: the request timed out (URLError.Code -1001), after 3 attempts over "), sentence)
             XCTAssertTrue(sentence.hasSuffix(" s."), sentence)
         }
     }

@@ -57,7 +57,7 @@ final class GrowableTypesTests: XCTestCase {
         XCTAssertEqual(retrying.delay, .milliseconds(5))
         XCTAssertNil(retrying.attempts)
         XCTAssertNil(retrying.response)
-        XCTAssertEqual(retrying.description, "retrying: GET /orders/1")
+        XCTAssertEqual(retrying.description, "retrying: GET http://h/orders/1")
 
         let succeeded = ClientEvent.succeeded(order, response: HTTPResponse(statusCode: 200), attempts: 1, duration: .seconds(1))
         XCTAssertEqual(succeeded.kind, .succeeded)

@@ -102,7 +102,7 @@ final class RequestBuilderClientTests: XCTestCase {
         let endpoint = Request<Order>(.get, "orders", query: [URLQueryItem(name: "q", value: "a b")])
         let configuration = Client.Configuration(baseURL: URL(string: "http://h/api/")!)
         let prepared = try RequestBuilder(configuration: configuration).prepare(endpoint)
-        XCTAssertEqual(prepared.summary.description, "GET /api/orders?q=a%20b")
+        XCTAssertEqual(prepared.summary.description, "GET http://h/api/orders?q=a%20b")
         XCTAssertEqual(prepared.summary.path, "orders")
     }
 

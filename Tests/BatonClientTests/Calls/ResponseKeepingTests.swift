@@ -108,7 +108,7 @@ final class ResponseKeepingTests: XCTestCase {
         _ = try await client.send(Request<Note>(.post, "notes")).value
         let refused = await awaitError(refusing.send(Request<Note>(.post, "notes")))
 
-        XCTAssertEqual(seen.value, [#"POST /notes 201 Note(id: "n1", text: "hello")"#, #"POST /notes 201 Note(id: "n1", text: "hello")"#])
+        XCTAssertEqual(seen.value, [#"POST http://h/notes 201 Note(id: "n1", text: "hello")"#, #"POST http://h/notes 201 Note(id: "n1", text: "hello")"#])
         XCTAssertTrue(refused is Refused, "\(String(describing: refused))")
     }
 

@@ -89,7 +89,7 @@ final class CallTimingsTextTests: XCTestCase {
         }
         let line = try XCTUnwrap(lines.first { $0.hasPrefix("✓") }, "\(lines)")
         XCTAssertNotNil(
-            line.range(of: #"^✓ GET /orders/1 200 in \d+ ms \(1 attempt\) \[total \d+\.\d ms[^\]]*\]$"#, options: .regularExpression), line
+            line.range(of: #"^✓ GET http://h/orders/1 200 in \d+ ms \(1 attempt\) \[total \d+\.\d ms[^\]]*\]$"#, options: .regularExpression), line
         )
     }
 
@@ -98,7 +98,7 @@ final class CallTimingsTextTests: XCTestCase {
             _ = await awaitError(client.send(Request<Order>(.get, "orders/1")))
         }
         let line = try XCTUnwrap(lines.first { $0.hasPrefix("✗") }, "\(lines)")
-        XCTAssertTrue(line.hasPrefix("✗ GET /orders/1 failed after 3 attempts: "), line)
+        XCTAssertTrue(line.hasPrefix("✗ GET http://h/orders/1 failed after 3 attempts: "), line)
         XCTAssertNotNil(line.range(of: #" \[total \d+\.\d ms \(3 attempts\)[^\]]*\]$"#, options: .regularExpression), line)
     }
 

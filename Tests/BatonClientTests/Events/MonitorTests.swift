@@ -29,7 +29,7 @@ final class MonitorClientTests: XCTestCase {
     func test_success_isStartedAttemptStartedSucceeded() async throws {
         let monitor = RecordingMonitor()
         _ = try await monitoredClient(constantStub(ok), monitors: [monitor]).send(Request<Order>(.get, "orders/1")).value
-        XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "succeeded 200 attempts 1"])
+        XCTAssertEqual(monitor.labels, ["started GET http://h/orders/1", "attemptStarted 1", "succeeded 200 attempts 1"])
     }
 
     func test_retriedCall_reportsTheRetryAndTheSecondAttempt() async throws {
@@ -37,7 +37,7 @@ final class MonitorClientTests: XCTestCase {
         let transport = sequencedStub([HTTPResponse(statusCode: 503), ok])
         _ = try await monitoredClient(transport, monitors: [monitor], retriers: [fastRetryPolicy]).send(Request<Order>(.get, "orders/1")).value
         XCTAssertEqual(monitor.labels, [
-            "started GET /orders/1", "attemptStarted 1", "retrying 1", "attemptStarted 2", "succeeded 200 attempts 2",
+            "started GET http://h/orders/1", "attemptStarted 1", "retrying 1", "attemptStarted 2", "succeeded 200 attempts 2",
         ])
     }
 
@@ -45,7 +45,7 @@ final class MonitorClientTests: XCTestCase {
         let monitor = RecordingMonitor()
         let transport = constantStub(HTTPResponse(statusCode: 404))
         let promiseError = await awaitError(try monitoredClient(transport, monitors: [monitor], retriers: [fastRetryPolicy]).send(Request<Order>(.get, "orders/1")))
-        XCTAssertEqual(monitor.labels, ["started GET /orders/1", "attemptStarted 1", "failed attempts 1"])
+        XCTAssertEqual(monitor.labels, ["started GET http://h/orders/1", "attemptStarted 1", "failed attempts 1"])
         guard let matched = monitor.failedError as? APIError, matched.kind == .unacceptableStatus else {
             return XCTFail("expected unacceptableStatus, got \(String(describing: monitor.failedError))")
         }
@@ -59,7 +59,7 @@ final class MonitorClientTests: XCTestCase {
         let transport = constantStub(HTTPResponse(statusCode: 503))
         _ = await awaitError(try monitoredClient(transport, monitors: [monitor], retriers: [fastRetryPolicy]).send(Request<Order>(.get, "orders/1")))
         XCTAssertEqual(monitor.labels, [
-            "started GET /orders/1", "attemptStarted 1", "retrying 1", "attemptStarted 2", "retrying 2", "attemptStarted 3",
+            "started GET http://h/orders/1", "attemptStarted 1", "retrying 1", "attemptStarted 2", "retrying 2", "attemptStarted 3",
             "failed attempts 3",
         ])
     }
@@ -69,7 +69,7 @@ final class MonitorClientTests: XCTestCase {
         let monitor = RecordingMonitor()
         let endpoint = Request<Order>(.get, "orders/1", headers: ["X Bad": "1"])
         _ = await awaitError(try monitoredClient(constantStub(ok), monitors: [monitor]).send(endpoint))
-        XCTAssertEqual(monitor.labels, ["started GET /orders/1", "failed attempts 0"])
+        XCTAssertEqual(monitor.labels, ["started GET http://h/orders/1", "failed attempts 0"])
         XCTAssertEqual(invalidRequestParts(monitor.failedError)?.field, #"header "X Bad""#)
     }
 
@@ -77,7 +77,7 @@ final class MonitorClientTests: XCTestCase {
         let monitor = RecordingMonitor()
         let client = try monitoredClient(constantStub(ok), monitors: [monitor]) { $0.adapters = [HeadersAdapter { throw AdapterFailure(code: 3) }] }
         _ = await awaitError(client.send(Request<Order>(.get, "orders/1")))
-        XCTAssertEqual(monitor.labels, ["started GET /orders/1", "failed attempts 0"])  // nothing was sent
+        XCTAssertEqual(monitor.labels, ["started GET http://h/orders/1", "failed attempts 0"])  // nothing was sent
         XCTAssertEqual(monitor.failedError as? AdapterFailure, AdapterFailure(code: 3))
     }
 
@@ -105,7 +105,7 @@ final class MonitorClientTests: XCTestCase {
             return XCTFail("expected a retrying event, got \(monitor.labels)")
         }
         let (request, attempt, error, delay) = (event.request, event.attempt, event.error, event.delay)
-        XCTAssertEqual(request.description, "GET /orders/1")
+        XCTAssertEqual(request.description, "GET http://h/orders/1")
         XCTAssertEqual(attempt, 1)
         XCTAssertEqual((error as? APIError)?.statusCode, 503)
         XCTAssertEqual(delay, .milliseconds(3))
@@ -139,7 +139,7 @@ final class MonitorClientTests: XCTestCase {
         let second = RecordingMonitor { log.append("B " + RecordingMonitor.label($0)) }
         _ = try await monitoredClient(constantStub(ok), monitors: [first, second]).send(Request<Order>(.get, "orders/1")).value
         XCTAssertEqual(log.events, [
-            "A started GET /orders/1", "B started GET /orders/1", "A attemptStarted 1", "B attemptStarted 1",
+            "A started GET http://h/orders/1", "B started GET http://h/orders/1", "A attemptStarted 1", "B attemptStarted 1",
             "A succeeded 200 attempts 1", "B succeeded 200 attempts 1",
         ])
     }
@@ -150,7 +150,7 @@ final class MonitorClientTests: XCTestCase {
         let promise = try monitoredClient(constantStub(ok), monitors: [monitor]).send(Request<Order>(.get, "orders/1"))
         let observed = promise.success { _ in seenInHandler.append(monitor.labels) }
         _ = try await observed.value
-        XCTAssertEqual(seenInHandler.events, [["started GET /orders/1", "attemptStarted 1", "succeeded 200 attempts 1"]])
+        XCTAssertEqual(seenInHandler.events, [["started GET http://h/orders/1", "attemptStarted 1", "succeeded 200 attempts 1"]])
     }
 
     func test_failed_isReportedBeforeThePromisesHandlersRun() async throws {
@@ -159,13 +159,13 @@ final class MonitorClientTests: XCTestCase {
         let promise = try monitoredClient(constantStub(HTTPResponse(statusCode: 404)), monitors: [monitor]).send(Request<Order>(.get, "orders/1"))
         let observed = promise.failure { _, _ in seenInHandler.append(monitor.labels) }
         _ = await awaitError(observed)
-        XCTAssertEqual(seenInHandler.events, [["started GET /orders/1", "attemptStarted 1", "failed attempts 1"]])
+        XCTAssertEqual(seenInHandler.events, [["started GET http://h/orders/1", "attemptStarted 1", "failed attempts 1"]])
     }
 
     func test_invalidRequestFailure_isReportedBeforeSendReturns() throws {
         let monitor = RecordingMonitor()
         let promise = try monitoredClient(constantStub(ok), monitors: [monitor]).send(Request<Order>("BAD METHOD", "orders/1"))
-        XCTAssertEqual(monitor.labels, ["started BAD METHOD /orders/1", "failed attempts 0"])
+        XCTAssertEqual(monitor.labels, ["started BAD METHOD http://h/orders/1", "failed attempts 0"])
         XCTAssertEqual(promise.state, .rejected)
     }
 }

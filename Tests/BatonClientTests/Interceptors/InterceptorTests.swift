@@ -57,7 +57,7 @@ final class InterceptorClientTests: XCTestCase {
             }
         }
         _ = try await send(through: constantStub(ok), adapters: [Inspecting(seen: seen)])
-        XCTAssertEqual(seen.events, ["GET /orders/1 attempt 1"])
+        XCTAssertEqual(seen.events, ["GET http://h/orders/1 attempt 1"])
     }
 
     func test_retrier_receivesTheAdaptedRequest() async throws {

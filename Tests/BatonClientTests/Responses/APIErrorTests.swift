@@ -15,44 +15,44 @@ final class APIErrorClientTests: XCTestCase {
 
     func test_invalidRequest_description() {
         let error = APIError.invalidRequest(order, field: #"header "X Bad""#, reason: "the name is not an HTTP token")
-        XCTAssertEqual(error.description, #"GET /orders/1 could not be sent: the header "X Bad" is invalid (the name is not an HTTP token)."#)
+        XCTAssertEqual(error.description, #"GET http://h/orders/1 could not be sent: the header "X Bad" is invalid (the name is not an HTTP token)."#)
     }
 
     func test_transport_descriptionNamesTheURLErrorInWords() {
         let error = APIError.transport(order, URLError(.timedOut))
-        XCTAssertEqual(error.description, "GET /orders/1 failed before a response arrived: the request timed out (URLError.Code -1001).")
+        XCTAssertEqual(error.description, "GET http://h/orders/1 failed before a response arrived: the request timed out (URLError.Code -1001).")
     }
 
     func test_transport_aRefusedCertificate_isSaidSo_withWhy() {
         let error = APIError.transport(order, URLError(.serverCertificateHasBadDate, detail: "the certificate of api.example.com:443 expired on 2021-01-01 00:00:00 UTC"))
-        XCTAssertEqual(error.description, "GET /orders/1 failed before a response arrived: the server's certificate was refused: "
+        XCTAssertEqual(error.description, "GET http://h/orders/1 failed before a response arrived: the server's certificate was refused: "
             + "the certificate of api.example.com:443 expired on 2021-01-01 00:00:00 UTC (URLError.Code -1201).")
     }
 
     func test_transport_descriptionOfAnUnnamedCode_givesTheNumber() {
         let error = APIError.transport(order, URLError(.cannotDecodeRawData))
-        XCTAssertEqual(error.description, "GET /orders/1 failed before a response arrived: URLError -1015 (URLError.Code -1015).")
+        XCTAssertEqual(error.description, "GET http://h/orders/1 failed before a response arrived: URLError -1015 (URLError.Code -1015).")
     }
 
     func test_unacceptableStatus_withoutMessage_quotesTheBodyStart() {
         let response = HTTPResponse(statusCode: 503, body: Data("maintenance".utf8))
         let error = APIError.unacceptableStatus(order, response, message: nil)
-        XCTAssertEqual(error.description, "GET /orders/1 failed: the server answered 503 Service Unavailable (body starts with maintenance).")
+        XCTAssertEqual(error.description, "GET http://h/orders/1 failed: the server answered 503 Service Unavailable (body starts with maintenance).")
     }
 
     func test_unacceptableStatus_withoutMessageOrBody_endsAfterTheStatus() {
         let error = APIError.unacceptableStatus(order, HTTPResponse(statusCode: 404), message: nil)
-        XCTAssertEqual(error.description, "GET /orders/1 failed: the server answered 404 Not Found.")
+        XCTAssertEqual(error.description, "GET http://h/orders/1 failed: the server answered 404 Not Found.")
     }
 
     func test_cancelled_description() {
-        XCTAssertEqual(APIError.cancelled(order).description, "GET /orders/1 was cancelled.")
+        XCTAssertEqual(APIError.cancelled(order).description, "GET http://h/orders/1 was cancelled.")
     }
 
     func test_decodingFailed_withCodingPath_saysWhere() {
         let response = HTTPResponse.json("[1]")
         let error = APIError.decodingFailed(order, response, type: "Array<Order>", codingPath: "[0]", reason: "expected Dictionary")
-        XCTAssertEqual(error.description, "GET /orders/1 returned a body that does not decode as Array<Order>: expected Dictionary at [0] (body starts with [1]).")
+        XCTAssertEqual(error.description, "GET http://h/orders/1 returned a body that does not decode as Array<Order>: expected Dictionary at [0] (body starts with [1]).")
     }
 
     // MARK: Accessors
@@ -94,9 +94,10 @@ final class APIErrorClientTests: XCTestCase {
 
     // MARK: RequestSummary
 
-    func test_summary_isMethodPathAndQueryWithoutOriginOrCredentials() {
+    /// The host and the base URL's path say where a request went; a password never shows.
+    func test_summary_isMethodAndURL_withoutUserOrPassword() {
         let summary = RequestSummary(method: .post, url: URL(string: "https://user:pw@h:8443/api/orders?q=a%20b"), path: "orders")
-        XCTAssertEqual(summary.description, "POST /api/orders?q=a%20b")
+        XCTAssertEqual(summary.description, "POST https://h:8443/api/orders?q=a%20b")
     }
 
     func test_summary_withoutURL_usesThePath() {
@@ -104,7 +105,7 @@ final class APIErrorClientTests: XCTestCase {
     }
 
     func test_summary_keepsPercentEncoding() {
-        XCTAssertEqual(summary(.get, "orders/a%2Fb").description, "GET /orders/a%2Fb")
+        XCTAssertEqual(summary(.get, "orders/a%2Fb").description, "GET http://h/orders/a%2Fb")
     }
 
     // MARK: Server messages and reason phrases

@@ -170,10 +170,10 @@ final class RedactionClientTests: XCTestCase {
             $0.userAgent = "Tests/1"
         }
         XCTAssertEqual(lines.count, 3)
-        XCTAssertEqual(lines.first, "→ GET /orders/1")
+        XCTAssertEqual(lines.first, "→ GET http://h/orders/1")
         XCTAssertEqual(lines.dropFirst().first,
-                       "⇢ GET /orders/1 attempt 1: curl 'http://h/orders/1' -H 'Accept: application/json, application/*+json' -H 'User-Agent: Tests/1'")
-        XCTAssertNotNil(lines.last?.range(of: #"^✓ GET /orders/1 200 in \d+ ms \(1 attempt\) \[total \d+\.\d ms(: .*)?\]$"#, options: .regularExpression), lines.last ?? "")
+                       "⇢ GET http://h/orders/1 attempt 1: curl 'http://h/orders/1' -H 'Accept: application/json, application/*+json' -H 'User-Agent: Tests/1'")
+        XCTAssertNotNil(lines.last?.range(of: #"^✓ GET http://h/orders/1 200 in \d+ ms \(1 attempt\) \[total \d+\.\d ms(: .*)?\]$"#, options: .regularExpression), lines.last ?? "")
     }
 
     func test_loggingMonitor_withoutShowsAttempts_logsNoAttemptLine() async throws {
@@ -189,13 +189,13 @@ final class RedactionClientTests: XCTestCase {
             showsAttempts: false, retriers: [ScriptedRetrier(name: "r", decision: .retry(after: .milliseconds(1), cause: .transientFailure), log: log)]
         )
         XCTAssertEqual(lines.dropFirst().first,
-                       "↻ GET /orders/1 attempt 1 failed (transientFailure), retrying in 1 ms: GET /orders/1 failed: the server answered 503 Service Unavailable.")
+                       "↻ GET http://h/orders/1 attempt 1 failed (transientFailure), retrying in 1 ms: GET http://h/orders/1 failed: the server answered 503 Service Unavailable.")
     }
 
     func test_loggingMonitor_failureLine() async throws {
         let lines = try await loggedLines(for: Request(.get, "orders/1"), answering: [HTTPResponse(statusCode: 404)])
         let last = lines.last ?? ""
-        XCTAssertTrue(last.hasPrefix("✗ GET /orders/1 failed after 1 attempt: GET /orders/1 failed: the server answered 404 Not Found. [total "), last)
+        XCTAssertTrue(last.hasPrefix("✗ GET http://h/orders/1 failed after 1 attempt: GET http://h/orders/1 failed: the server answered 404 Not Found. [total "), last)
         XCTAssertTrue(last.hasSuffix("]"), last)
     }
 
@@ -224,7 +224,7 @@ final class RedactionClientTests: XCTestCase {
         let lines = try await loggedLines(for: endpoint, answering: [.json(Fixtures.orderJSON)]) { $0.userAgent = "Tests/1" }
         XCTAssertEqual(
             lines.dropFirst().first,
-            "⇢ POST /tokens attempt 1: curl -X POST 'http://h/tokens' -H 'Accept: application/json, application/*+json' "
+            "⇢ POST http://h/tokens attempt 1: curl -X POST 'http://h/tokens' -H 'Accept: application/json, application/*+json' "
                 + "-H 'Content-Type: application/x-www-form-urlencoded' -H 'User-Agent: Tests/1' "
                 + "--data-raw 'grant_type=password&username=demo&password=<redacted>'"
         )

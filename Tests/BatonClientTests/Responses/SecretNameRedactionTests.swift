@@ -103,7 +103,7 @@ final class SecretNameRedactionTests: XCTestCase {
             answer: { _ in .json(#"{"ORDER_REF": "MARK-answer", "note": "refused"}"#, statusCode: 422) },
             configure: { $0.redaction = Redaction(headers: ["x_device_id"], bodyFields: ["order_ref"], matchesSecretPatterns: false) }
         )
-        XCTAssertTrue(said.contains { $0.hasPrefix("✗ GET /orders?Order-Ref=<redacted> failed") }, "\(said)")
+        XCTAssertTrue(said.contains { $0.hasPrefix("✗ GET http://h/orders?Order-Ref=<redacted> failed") }, "\(said)")
         for text in said { XCTAssertFalse(text.contains("MARK"), text) }
     }
 }

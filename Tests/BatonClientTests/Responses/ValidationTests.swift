@@ -32,7 +32,7 @@ final class ValidationClientTests: XCTestCase {
         let request = matched.request
         let response = matched.response!
         let message = matched.serverMessage
-        XCTAssertEqual(request.description, "POST /facilities/1/reviews")
+        XCTAssertEqual(request.description, "POST http://h/facilities/1/reviews")
         XCTAssertEqual(response.statusCode, 422)
         XCTAssertEqual(error?.statusCode, 422)
         XCTAssertEqual(message, "rating must be between 1 and 5")
@@ -42,7 +42,7 @@ final class ValidationClientTests: XCTestCase {
         let error = try await apiError(postReview(), answering: ratingError)
         XCTAssertEqual(
             error?.description,
-            #"POST /facilities/1/reviews failed: the server answered 422 Unprocessable Content ("rating must be between 1 and 5")."#
+            #"POST http://h/facilities/1/reviews failed: the server answered 422 Unprocessable Content ("rating must be between 1 and 5")."#
         )
     }
 
@@ -54,7 +54,7 @@ final class ValidationClientTests: XCTestCase {
         }
         let message = matched.serverMessage
         XCTAssertNil(message)
-        XCTAssertEqual(error?.description, "GET /orders/1 failed: the server answered 500 Internal Server Error (body starts with <h1>oops</h1>).")
+        XCTAssertEqual(error?.description, "GET http://h/orders/1 failed: the server answered 500 Internal Server Error (body starts with <h1>oops</h1>).")
     }
 
     func test_customAcceptableStatusCodes_acceptAListedErrorStatus() async throws {
@@ -95,7 +95,7 @@ final class ValidationClientTests: XCTestCase {
     func test_unacceptableContentType_descriptionNamesWhatCameAndWhatIsAccepted() async throws {
         let response = HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/html"], body: Data("<html>".utf8))
         let error = try await apiError(Request<Order>(.get, "orders/1"), answering: response)
-        XCTAssertEqual(error?.description, #"GET /orders/1 returned "text/html", but the endpoint accepts application/json, application/*+json (body starts with <html>)."#)
+        XCTAssertEqual(error?.description, #"GET http://h/orders/1 returned "text/html", but the endpoint accepts application/json, application/*+json (body starts with <html>)."#)
     }
 
     func test_missingContentTypeForADecodable_isUnacceptableContentTypeWithNil() async throws {
@@ -106,7 +106,7 @@ final class ValidationClientTests: XCTestCase {
         }
         let contentType = matched.contentType
         XCTAssertNil(contentType)
-        XCTAssertTrue(error?.description.hasPrefix(#"GET /orders/1 returned no Content-Type, but the endpoint accepts application/json, application/*+json (body starts with {"id":1,"#) ?? false, "\(String(describing: error))")
+        XCTAssertTrue(error?.description.hasPrefix(#"GET http://h/orders/1 returned no Content-Type, but the endpoint accepts application/json, application/*+json (body starts with {"id":1,"#) ?? false, "\(String(describing: error))")
     }
 
     func test_problemJSON_isAcceptedByTheStarPlusJSONPattern() async throws {
@@ -150,7 +150,7 @@ final class ValidationClientTests: XCTestCase {
         let type = matched.decodedType!
         let codingPath = matched.codingPath!
         let reason = matched.reason!
-        XCTAssertEqual(request.description, "GET /orders/7")
+        XCTAssertEqual(request.description, "GET http://h/orders/7")
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(type, "Order")
         XCTAssertEqual(codingPath, "")
@@ -161,7 +161,7 @@ final class ValidationClientTests: XCTestCase {
         let error = try await apiError(Request<Order>(.get, "orders/7"), answering: .json(orderWithoutSubtotal))
         XCTAssertEqual(
             error?.description,
-            #"GET /orders/7 returned a body that does not decode as Order: key "subtotal" is missing (body starts with {"id":7,"name":"Smith","ordersum":2,"bikou":""})."#
+            #"GET http://h/orders/7 returned a body that does not decode as Order: key "subtotal" is missing (body starts with {"id":7,"name":"Smith","ordersum":2,"bikou":""})."#
         )
     }
 
@@ -209,7 +209,7 @@ final class ValidationClientTests: XCTestCase {
         let preview = String(long.prefix(120)) + "..."
         XCTAssertEqual(
             error?.description,
-            #"GET /orders/7 returned a body that does not decode as Order: key "ordersum" is missing (body starts with "# + preview + ")."
+            #"GET http://h/orders/7 returned a body that does not decode as Order: key "ordersum" is missing (body starts with "# + preview + ")."
         )
     }
 

@@ -105,11 +105,11 @@ final class StubTransportClientTests: XCTestCase {
         }
         let request = matched.request
         let urlError = matched.urlError!
-        XCTAssertEqual(request.description, "GET /orders/1")
+        XCTAssertEqual(request.description, "GET http://h/orders/1")
         XCTAssertEqual(urlError.code, .cannotConnectToHost)
         XCTAssertEqual(
             (error as? APIError)?.description,
-            "GET /orders/1 failed before a response arrived: could not connect to the host (URLError.Code -1004)."
+            "GET http://h/orders/1 failed before a response arrived: could not connect to the host (URLError.Code -1004)."
         )
     }
 
@@ -139,7 +139,7 @@ final class StubTransportClientTests: XCTestCase {
         let error = await awaitError(client.send(Request<Data>(.get, "big"))) as? APIError
         XCTAssertEqual(error?.kind, .responseTooLarge)
         XCTAssertEqual(error?.maximumResponseSize, 10)
-        XCTAssertEqual(error?.description, "GET /big returned a body larger than the client's maximumResponseSize of 10 bytes; the transfer was stopped.")
+        XCTAssertEqual(error?.description, "GET http://h/big returned a body larger than the client's maximumResponseSize of 10 bytes; the transfer was stopped.")
     }
 
     func test_bodyOfExactlyTheLimit_passes() async throws {

@@ -83,7 +83,7 @@ final class CancellationIntegrationTests: IntegrationTestCase {
         promise.cancel()
 
         await fulfillment(of: [reported], timeout: 30)
-        XCTAssertEqual(events.labels, ["started GET /orders/1", "attempt 1", "failed after 1 (cancelled)"])
+        XCTAssertEqual(events.labels, ["started GET \(origin)/orders/1", "attempt 1", "failed after 1 (cancelled)"])
         // Only the client hanging up ends the server's 300 s hold within this wait.
         await fulfillment(of: [abandoned], timeout: 30)
     }
@@ -129,7 +129,7 @@ final class CancellationIntegrationTests: IntegrationTestCase {
 
         await fulfillment(of: [reported], timeout: 30)
         XCTAssertEqual(events.labels, [
-            "started GET /orders/1", "attempt 1", "retrying after 1 (status 503)", "failed after 1 (cancelled)",
+            "started GET \(origin)/orders/1", "attempt 1", "retrying after 1 (status 503)", "failed after 1 (cancelled)",
         ])
         XCTAssertEqual(events.events.first { $0.kind == .retrying }?.delay, .seconds(3600))
     }

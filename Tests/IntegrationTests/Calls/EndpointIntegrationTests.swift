@@ -88,7 +88,7 @@ final class EndpointIntegrationTests: IntegrationTestCase {
 
         let error = await apiError(client.send(Request<SnakeCaseReview>(.get, "reviews/1")))
 
-        XCTAssertEqual(error?.description, #"GET /reviews/1 returned a body that does not decode as SnakeCaseReview: key "facilityId" is missing (body starts with {"id":1,"facility_id":2,"content":"良い","rating":5,"photos":[]})."#)
+        XCTAssertEqual(error?.description, #"GET \#(origin)/reviews/1 returned a body that does not decode as SnakeCaseReview: key "facilityId" is missing (body starts with {"id":1,"facility_id":2,"content":"良い","rating":5,"photos":[]})."#)
     }
 
     // MARK: Other resources

@@ -15,7 +15,7 @@ final class MonitorIntegrationTests: IntegrationTestCase {
 
         _ = try await client.send(GetOrder(id: 1)).value
 
-        XCTAssertEqual(events.labels, ["started GET /orders/1", "attempt 1", "succeeded 200 after 1"])
+        XCTAssertEqual(events.labels, ["started GET \(origin)/orders/1", "attempt 1", "succeeded 200 after 1"])
     }
 
     func test_retriedCall_isReportedWithItsRetry() async throws {
@@ -25,7 +25,7 @@ final class MonitorIntegrationTests: IntegrationTestCase {
         _ = try await client.send(FindOrders(name: "山田").with(fault: "status=502;times=1")).value
 
         XCTAssertEqual(events.labels, [
-            "started GET /order_search?name=%E5%B1%B1%E7%94%B0", "attempt 1", "retrying after 1 (status 502)",
+            "started GET \(origin)/order_search?name=%E5%B1%B1%E7%94%B0", "attempt 1", "retrying after 1 (status 502)",
             "attempt 2", "succeeded 200 after 2",
         ])
     }
@@ -36,7 +36,7 @@ final class MonitorIntegrationTests: IntegrationTestCase {
 
         _ = await apiError(client.send(Reviews.post(facilityID: 1, content: "", rating: 0)))
 
-        XCTAssertEqual(events.labels, ["started POST /facilities/1/reviews", "attempt 1", "failed after 1 (status 422)"])
+        XCTAssertEqual(events.labels, ["started POST \(origin)/facilities/1/reviews", "attempt 1", "failed after 1 (status 422)"])
     }
 
     func test_succeededEvent_arrivesBeforeThePromiseSettles() async throws {
@@ -106,13 +106,13 @@ final class MonitorIntegrationTests: IntegrationTestCase {
         let written = lines.value
         XCTAssertEqual(written.count, 5, "\(written)")
         guard written.count == 5 else { return }
-        XCTAssertEqual(written[0], "→ GET /orders/1")
-        XCTAssertTrue(written[1].hasPrefix("↻ GET /orders/1 attempt 1 failed (transientFailure), retrying in "), written[1])
-        XCTAssertTrue(written[1].hasSuffix(#": GET /orders/1 failed: the server answered 503 Service Unavailable ("injected")."#), written[1])
-        XCTAssertTrue(written[2].hasPrefix("✓ GET /orders/1 200 in "), written[2])
+        XCTAssertEqual(written[0], "→ GET \(origin)/orders/1")
+        XCTAssertTrue(written[1].hasPrefix("↻ GET \(origin)/orders/1 attempt 1 failed (transientFailure), retrying in "), written[1])
+        XCTAssertTrue(written[1].hasSuffix(#": GET \#(origin)/orders/1 failed: the server answered 503 Service Unavailable ("injected")."#), written[1])
+        XCTAssertTrue(written[2].hasPrefix("✓ GET \(origin)/orders/1 200 in "), written[2])
         XCTAssertTrue(written[2].contains(" ms (2 attempts) [total "), written[2])
-        XCTAssertEqual(written[3], "→ GET /orders/999")
-        XCTAssertTrue(written[4].hasPrefix(#"✗ GET /orders/999 failed after 1 attempt: GET /orders/999 failed: the server answered 404 Not Found ("not_found"). [total "#), written[4])
+        XCTAssertEqual(written[3], "→ GET \(origin)/orders/999")
+        XCTAssertTrue(written[4].hasPrefix(#"✗ GET \#(origin)/orders/999 failed after 1 attempt: GET \#(origin)/orders/999 failed: the server answered 404 Not Found ("not_found"). [total "#), written[4])
     }
 
     /// The attempt's curl line is a command that reproduces the request: a POST carries its body

@@ -20,7 +20,7 @@ final class RetryIntegrationTests: IntegrationTestCase {
         let requests = try await requestCount("GET /orders/:id")
         XCTAssertEqual(requests, 2)
         XCTAssertEqual(events.labels, [
-            "started GET /orders/1", "attempt 1", "retrying after 1 (status 503)", "attempt 2", "succeeded 200 after 2",
+            "started GET \(origin)/orders/1", "attempt 1", "retrying after 1 (status 503)", "attempt 2", "succeeded 200 after 2",
         ])
     }
 
@@ -35,7 +35,7 @@ final class RetryIntegrationTests: IntegrationTestCase {
         let requests = try await requestCount("GET /orders/:id")
         XCTAssertEqual(requests, 3)
         XCTAssertEqual(events.labels, [
-            "started GET /orders/1",
+            "started GET \(origin)/orders/1",
             "attempt 1", "retrying after 1 (status 503)",
             "attempt 2", "retrying after 2 (status 503)",
             "attempt 3", "failed after 3 (status 503)",
@@ -87,7 +87,7 @@ final class RetryIntegrationTests: IntegrationTestCase {
         let requests = try await requestCount("GET /orders/:id")
         XCTAssertEqual(requests, 2)
         XCTAssertEqual(events.labels, [
-            "started GET /orders/1", "attempt 1",
+            "started GET \(origin)/orders/1", "attempt 1",
             // A connection closed with no response: what the default transport calls it.
             "retrying after 1 (transport \(URLError.Code.networkConnectionLost.rawValue))",
             "attempt 2", "succeeded 200 after 2",

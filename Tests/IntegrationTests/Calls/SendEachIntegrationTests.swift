@@ -57,7 +57,7 @@ final class SendEachIntegrationTests: IntegrationTestCase {
         // recorded), and order 4's start releases order 1, held until then.
         let releaseFirst = DispatchSemaphore(value: 0)
         let tally = CallTally { event in
-            if event.kind == .started, "\(event.request)" == "GET /orders/4" { releaseFirst.signal() }
+            if event.kind == .started, event.request.url?.path == "/orders/4" { releaseFirst.signal() }
         }
         let client = try makeClient { configuration in
             configuration.adapters = [GateAdapter(release: releaseFirst, holds: { $0.url?.path == "/orders/1" })]
@@ -68,7 +68,7 @@ final class SendEachIntegrationTests: IntegrationTestCase {
 
         XCTAssertEqual(outcomes.map { $0.value?.id }, [1, 2, 3, 4])
         XCTAssertEqual(outcomes.map(\.endpoint.id), [1, 2, 3, 4])
-        XCTAssertEqual(tally.ended.prefix(2).map { "\($0.request)" }, ["GET /orders/2", "GET /orders/3"], "the first call ended after these")
+        XCTAssertEqual(tally.ended.prefix(2).map { $0.request.url?.path }, ["/orders/2", "/orders/3"], "the first call ended after these")
     }
 
     func test_cancellingTheBatch_cancelsTheCallsItRuns_andNeitherSendsThemNorStartsAnother() async throws {

@@ -14,7 +14,7 @@ final class ValidationIntegrationTests: IntegrationTestCase {
         let request = matched.request
         let response = matched.response!
         let message = matched.serverMessage
-        XCTAssertEqual(request.description, "GET /orders/999")
+        XCTAssertEqual(request.description, "GET \(origin)/orders/999")
         XCTAssertEqual(response.statusCode, 404)
         XCTAssertEqual(error?.statusCode, 404)
         XCTAssertEqual(message, "not_found")
@@ -24,7 +24,7 @@ final class ValidationIntegrationTests: IntegrationTestCase {
     func test_unknownOrder_describesItselfAsASentence() async {
         let error = await apiError(client.send(GetOrder(id: 999)))
 
-        XCTAssertEqual(error?.description, #"GET /orders/999 failed: the server answered 404 Not Found ("not_found")."#)
+        XCTAssertEqual(error?.description, #"GET \#(origin)/orders/999 failed: the server answered 404 Not Found ("not_found")."#)
     }
 
     func test_ratingOutOfRange_is422WithTheServersMessage() async {
@@ -37,7 +37,7 @@ final class ValidationIntegrationTests: IntegrationTestCase {
         let message = matched.serverMessage
         XCTAssertEqual(response.statusCode, 422)
         XCTAssertEqual(message, "rating must be between 1 and 5")
-        XCTAssertEqual(error?.description, #"POST /facilities/1/reviews failed: the server answered 422 Unprocessable Content ("rating must be between 1 and 5")."#)
+        XCTAssertEqual(error?.description, #"POST \#(origin)/facilities/1/reviews failed: the server answered 422 Unprocessable Content ("rating must be between 1 and 5")."#)
     }
 
     func test_missingToken_is401Unauthorized() async throws {
@@ -53,7 +53,11 @@ final class ValidationIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(response.statusCode, 401)
         XCTAssertEqual(message, "unauthorized")
         XCTAssertEqual(response.value(forHeader: "www-authenticate"), "Bearer")
-        XCTAssertEqual(error?.description, #"GET /orders/1 failed: the server answered 401 Unauthorized ("unauthorized")."#)
+        XCTAssertEqual(
+            error?.description,
+            #"GET \#(origin)/orders/1 failed: the server answered 401 Unauthorized ("unauthorized"), and the request carried no "#
+                + "credentials (no Authorization or Cookie field): add an Authenticator to the client's interceptors, or set the field in an adapter."
+        )
     }
 
     func test_expiredToken_is401InvalidToken() async throws {
@@ -63,7 +67,7 @@ final class ValidationIntegrationTests: IntegrationTestCase {
 
         XCTAssertEqual(error?.statusCode, 401)
         XCTAssertEqual(error?.response?.value(forHeader: "WWW-Authenticate"), #"Bearer error="invalid_token""#)
-        XCTAssertEqual(error?.description, #"GET /orders/1 failed: the server answered 401 Unauthorized ("invalid_token")."#)
+        XCTAssertEqual(error?.description, #"GET \#(origin)/orders/1 failed: the server answered 401 Unauthorized ("invalid_token")."#)
     }
 
     func test_htmlContentType_isUnacceptableContentType() async {
@@ -78,7 +82,7 @@ final class ValidationIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(contentType, "text/html")
         XCTAssertEqual(acceptable, ["application/json", "application/*+json"])
-        XCTAssertTrue(error?.description.hasPrefix(#"GET /orders/1 returned "text/html", but the endpoint accepts application/json, application/*+json (body starts with {"id":1,"#) ?? false, "\(String(describing: error))")
+        XCTAssertTrue(error?.description.hasPrefix(#"GET \#(origin)/orders/1 returned "text/html", but the endpoint accepts application/json, application/*+json (body starts with {"id":1,"#) ?? false, "\(String(describing: error))")
     }
 
     func test_htmlContentType_isAcceptedByADataRequest() async throws {
@@ -98,7 +102,7 @@ final class ValidationIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(type, "Order")
         let description = error?.description ?? ""
-        XCTAssertTrue(description.hasPrefix("GET /orders/1 returned a body that does not decode as Order: "), description)
+        XCTAssertTrue(description.hasPrefix("GET \(origin)/orders/1 returned a body that does not decode as Order: "), description)
         XCTAssertTrue(description.hasSuffix(#"(body starts with <html>this is not JSON {"status":)."#), description)
     }
 
@@ -109,6 +113,6 @@ final class ValidationIntegrationTests: IntegrationTestCase {
         let error = await apiError(client.send(request))
 
         XCTAssertEqual(error?.statusCode, 200)
-        XCTAssertEqual(error?.description, #"GET /orders/1 failed: the server answered 200 OK (body starts with {"id":1,"name":"山田太郎","ordersum":3960,"subtotal":3600,"bikou":""})."#)
+        XCTAssertEqual(error?.description, #"GET \#(origin)/orders/1 failed: the server answered 200 OK (body starts with {"id":1,"name":"山田太郎","ordersum":3960,"subtotal":3600,"bikou":""})."#)
     }
 }

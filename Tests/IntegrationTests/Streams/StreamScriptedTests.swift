@@ -108,7 +108,7 @@ final class StreamScriptedTests: XCTestCase {
                 XCTFail("\(name): an event of 8 MiB passed a limit of 64 KiB")
             } catch let error as APIError {
                 XCTAssertEqual(error.kind, .elementTooLarge, name)
-                XCTAssertEqual(error.description, "GET /answer sent an event larger than the stream's maximumElementSize of 64 KiB; the stream was stopped.", name)
+                XCTAssertEqual(error.description, "GET http://127.0.0.1:\(server.port)/answer sent an event larger than the stream's maximumElementSize of 64 KiB; the stream was stopped.", name)
             }
             XCTAssertEqual(seen.value, ["ok"], name)
         }

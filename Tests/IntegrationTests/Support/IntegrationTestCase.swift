@@ -82,6 +82,14 @@ class IntegrationTestCase: XCTestCase {
         }
     }
 
+    /// `server`'s scheme, host and port, as a request's description names them:
+    /// `"GET \(origin)/orders/7"`.
+    var origin: String {
+        var text = server.baseURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+
     // MARK: - Clients
 
     /// A client of `server` (the main one by default), sending `token` as a default

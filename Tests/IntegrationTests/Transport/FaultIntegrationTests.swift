@@ -21,7 +21,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
         let error = await apiError(try singleAttemptClient().send(GetOrder(id: 1, fault: "status=409")))
 
         XCTAssertEqual(error?.statusCode, 409)
-        XCTAssertEqual(error?.description, #"GET /orders/1 failed: the server answered 409 Conflict ("injected")."#)
+        XCTAssertEqual(error?.description, #"GET \#(origin)/orders/1 failed: the server answered 409 Conflict ("injected")."#)
     }
 
     func test_injectedStatus_appliesBeforeAuthentication() async throws {
@@ -83,7 +83,7 @@ final class FaultIntegrationTests: IntegrationTestCase {
     func test_dropFault_describesTheInvalidResponse() async throws {
         let error = await apiError(try singleAttemptClient(transport: urlSessionTransport()).send(GetOrder(id: 1, fault: "drop")))
 
-        XCTAssertEqual(error?.description, "GET /orders/1 failed before a response arrived: the server's response was not valid HTTP (URLError.Code -1011).")
+        XCTAssertEqual(error?.description, "GET \(origin)/orders/1 failed before a response arrived: the server's response was not valid HTTP (URLError.Code -1011).")
     }
 
     // MARK: Drops on a kept-alive connection

@@ -66,7 +66,7 @@ final class HostileServerTests: IntegrationTestCase {
 
         XCTAssertEqual(error?.kind, .deadlineExceeded)
         XCTAssertEqual(error?.deadline, .milliseconds(500))
-        XCTAssertEqual(error?.description, "GET /orders/1 did not finish within its deadline of 0.5 seconds; the request was cancelled.")
+        XCTAssertEqual(error?.description, "GET \(origin)/orders/1 did not finish within its deadline of 0.5 seconds; the request was cancelled.")
     }
 
     func test_deadline_endsAWaitBeforeARetry() async throws {
@@ -114,7 +114,7 @@ final class HostileServerTests: IntegrationTestCase {
 
             XCTAssertEqual(error?.kind, .responseTooLarge, transport)
             XCTAssertEqual(error?.maximumResponseSize, 1 << 20, transport)
-            XCTAssertEqual(error?.description, "GET /health returned a body larger than the client's maximumResponseSize of 1 MiB; the transfer was stopped.")
+            XCTAssertEqual(error?.description, "GET \(origin)/health returned a body larger than the client's maximumResponseSize of 1 MiB; the transfer was stopped.")
             XCTAssertEqual(most.value, 0, "\(transport): a declared length over the limit stops the transfer before any byte is kept")
         }
     }

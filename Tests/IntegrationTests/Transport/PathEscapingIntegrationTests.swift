@@ -24,7 +24,7 @@ final class PathEscapingIntegrationTests: IntegrationTestCase {
         let message = matched.serverMessage
         XCTAssertEqual(response.statusCode, 404, file: file, line: line)
         XCTAssertEqual(message, "not_found", file: file, line: line)
-        XCTAssertEqual(request.description, "GET /orders/\(escaped)", file: file, line: line)
+        XCTAssertEqual(request.description, "GET \(origin)/orders/\(escaped)", file: file, line: line)
         await fulfillment(of: [logged], timeout: 30)
     }
 
