@@ -22,18 +22,51 @@ extension Client {
     /// - Parameter concurrency: How many calls run at once; at least 1. Default 3.
     public func sendEach<E: Endpoint>(_ endpoints: [E], concurrency: Int = 3) -> Promise<[SendOutcome<E>]> {
         guard !endpoints.isEmpty else { return Promise(value: []) }
-        let batch = Batch(client: self, endpoints: endpoints, concurrency: max(1, concurrency))
+        let batch = Batch(client: self, endpoints: endpoints, concurrency: max(1, concurrency), failsFast: false)
         batch.start()
         return batch.promise
     }
+
+    /// Sends every endpoint, at most `concurrency` at a time, in order, and fulfils with their
+    /// responses, in the same order, once all have succeeded. The first call to fail rejects the
+    /// promise with its error; the calls running are cancelled and no other starts, so one
+    /// `failure` handler covers the whole batch.
+    ///
+    /// Progress is as ``sendEach(_:concurrency:)``'s: the bytes sent of all the calls together,
+    /// their total known from the first report when every body's length is (data, files, forms),
+    /// so one bar follows the whole batch. Cancelling the promise cancels every call running and
+    /// starts no other.
+    ///
+    /// ```swift
+    /// client.send(Reviews.post(facilityID: 1, content: "良い", rating: 5))
+    ///     .success { review in client.sendAll(photos.map { Photos.upload($0, to: review.id) }) }
+    ///     .progress(everyFraction: 0.1) { print($0) }
+    ///     .success { uploaded in print("\(uploaded.count) photos") }
+    ///     .failure { error, _ in report(error) }   // the review post, or the first photo to fail
+    /// ```
+    ///
+    /// Use ``sendEach(_:concurrency:)`` instead when each call's outcome matters on its own, to
+    /// send the failed ones again later. ``Promise/all(_:)`` also fails fast, but knows the
+    /// total only once every call has reported one.
+    ///
+    /// - Parameter concurrency: How many calls run at once; at least 1. Default 3.
+    public func sendAll<E: Endpoint>(_ endpoints: [E], concurrency: Int = 3) -> Promise<[E.Response]> {
+        guard !endpoints.isEmpty else { return Promise(value: []) }
+        let batch = Batch(client: self, endpoints: endpoints, concurrency: max(1, concurrency), failsFast: true)
+        batch.start()
+        // Every outcome is a success here: the batch rejected at the first that was not.
+        return batch.promise.success { outcomes in try outcomes.map { try $0.result.get() } }
+    }
 }
 
-/// One ``Client/sendEach(_:concurrency:)``: the calls waiting, running and done.
+/// One ``Client/sendEach(_:concurrency:)`` or ``Client/sendAll(_:concurrency:)``: the calls
+/// waiting, running and done. Failing fast, the first failure rejects the batch and cancels the rest.
 private final class Batch<E: Endpoint>: PromiseControl {
     let promise = Promise<[SendOutcome<E>]>(upstream: nil)
     private let client: Client
     private let endpoints: [E]
     private let concurrency: Int
+    private let failsFast: Bool
     private let state: Lock<State>
 
     private struct State {
@@ -45,8 +78,9 @@ private final class Batch<E: Endpoint>: PromiseControl {
         var bytes: ProgressSum
     }
 
-    init(client: Client, endpoints: [E], concurrency: Int) {
+    init(client: Client, endpoints: [E], concurrency: Int, failsFast: Bool) {
         self.client = client
+        self.failsFast = failsFast
         self.endpoints = endpoints
         self.concurrency = concurrency
         var bytes = ProgressSum(count: endpoints.count)
@@ -93,6 +127,17 @@ private final class Batch<E: Endpoint>: PromiseControl {
     }
 
     private func finished(_ index: Int, _ result: Result<E.Response, any Error>) {
+        if failsFast, case .failure(let error) = result {
+            // The first failure is the batch's: the calls still running are no longer needed.
+            let running: [Promise<E.Response>] = state.withLock(annotating: self) { state in
+                state.running[index] = nil
+                guard !state.cancelled else { return [] }
+                state.cancelled = true
+                return Array(state.running.values)
+            }
+            if promise.settle(.failure(error)) { for call in running { call.cancel() } }
+            return
+        }
         let (progress, outcomes): (PromiseProgress?, [SendOutcome<E>]?) = state.withLock(annotating: self) { state in
             state.running[index] = nil
             state.outcomes[index] = SendOutcome(endpoint: endpoints[index], result: result)
