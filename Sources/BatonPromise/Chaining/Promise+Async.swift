@@ -1,3 +1,5 @@
+import BatonSupport
+
 // Bridges between promises and Swift concurrency, both ways.
 
 extension Promise {
@@ -42,13 +44,25 @@ extension Promise {
     /// The promise's progress as an async sequence, which ends when the promise settles.
     ///
     /// Only the newest update waits for a slow reader, matching the "latest value" nature of
-    /// progress. Ending the loop early does not cancel the promise.
+    /// progress. A reader that comes late, after the last update or after the promise settled,
+    /// still gets the latest update before the sequence ends, so it learns how far the work
+    /// came. Ending the loop early does not cancel the promise.
+    ///
+    /// ```swift
+    /// for await progress in download.progressUpdates { print(progress) }
+    /// ```
     public var progressUpdates: AsyncStream<PromiseProgress> {
         AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let yielded = Locked<PromiseProgress?>(nil)
             subscribe { event in
                 switch event {
-                case .progress(let progress): continuation.yield(progress)
-                case .settled: continuation.finish()
+                case .progress(let progress):
+                    yielded.withLock { $0 = progress }
+                    continuation.yield(progress)
+                case .settled:
+                    let latest = self.core.withLock(annotating: self) { $0.latestProgress }
+                    if let latest, yielded.withLock({ $0 }) != latest { continuation.yield(latest) }
+                    continuation.finish()
                 }
             }
         }

@@ -39,7 +39,8 @@ extension Promise {
                 guard progress.completed > core.progressFloor else { return false }
                 core.progressFloor = progress.completed
             }
-            core.heldProgress = progress
+            core.latestProgress = progress
+            core.progressWaiting = true
             return !core.isPaused && core.beginDelivery()
         }
         if deliver { DeliveryQueue.schedule(self) }
@@ -50,7 +51,7 @@ extension Promise {
     package func subscribe(_ handler: @escaping PromiseHandler) {
         let deliver: Bool = core.withLock(annotating: self) { core in
             core.handlers.append(handler)
-            let hasEvent = core.outcome != nil || (core.heldProgress != nil && !core.isPaused)
+            let hasEvent = core.outcome != nil || (core.progressWaiting && !core.isPaused)
             return hasEvent && core.beginDelivery()
         }
         if deliver { DeliveryQueue.schedule(self) }

@@ -237,7 +237,7 @@ public final class Promise<Value: Sendable>: Sendable {
             guard core.outcome == nil else { return nil }
             let wasPaused = core.isPaused
             core.isPaused = false
-            return (core.upstream, wasPaused && core.heldProgress != nil && core.beginDelivery())
+            return (core.upstream, wasPaused && core.progressWaiting && core.beginDelivery())
         }
         guard let action else { return nil }
         if action.deliver { deliveries.append(self) }

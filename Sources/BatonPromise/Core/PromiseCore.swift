@@ -11,8 +11,12 @@ package struct PromiseCore {
     @usableFromInline package var isPaused = false
     /// Whether a thread is handing out events right now; it keeps a promise's handlers serial.
     @usableFromInline package var isDelivering = false
-    /// Progress not yet handed out: held while paused, or while another delivery runs.
-    @usableFromInline package var heldProgress: PromiseProgress?
+    /// The latest progress reported. Kept once handed out, for a reader that comes late (see
+    /// ``Promise/progressUpdates``).
+    @usableFromInline package var latestProgress: PromiseProgress?
+    /// Whether ``latestProgress`` is not yet handed out: held while paused, or while another
+    /// delivery runs.
+    @usableFromInline package var progressWaiting = false
     /// The `completed` count of the latest progress accepted, for sources that must only go up.
     @usableFromInline package var progressFloor: Int64 = -1
     @usableFromInline package var handlers = HandlerList()
@@ -52,8 +56,8 @@ package struct PromiseCore {
     @inlinable
     package mutating func nextDelivery() -> (PromiseEvent, HandlerList)? {
         // Progress with no handler to take it stays held, for the first handlers added.
-        if let progress = heldProgress, handlers.takesProgress, !isPaused || outcome != nil {
-            heldProgress = nil
+        if progressWaiting, let progress = latestProgress, handlers.takesProgress, !isPaused || outcome != nil {
+            progressWaiting = false
             return (.progress(progress), handlers)
         }
         if let outcome, !handlers.isEmpty {

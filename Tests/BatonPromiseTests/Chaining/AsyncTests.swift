@@ -153,6 +153,21 @@ final class AsyncTests: XCTestCase {
         XCTAssertEqual(all, [])
     }
 
+    /// A reader that comes after the work is done, its progress taken by a handler already,
+    /// still learns how far the work came.
+    func test_progressUpdates_takenAfterSettlement_yieldTheLatestBeforeTheyEnd() async {
+        let deferred = Deferred<Int>()
+        let handled = Recorder<PromiseProgress>()
+        deferred.promise.progress { handled.append($0) }
+        deferred.report(1, of: 3)
+        deferred.report(3, of: 3)
+        deferred.fulfill(0)
+        XCTAssertEqual(handled.events, [progress(1, of: 3), progress(3, of: 3)])
+        var all: [PromiseProgress] = []
+        for await update in deferred.promise.progressUpdates { all.append(update) }
+        XCTAssertEqual(all, [progress(3, of: 3)])
+    }
+
     func test_progressUpdates_finishesOnCancellation() async {
         let deferred = Deferred<Int>()
         let updates = deferred.promise.progressUpdates
