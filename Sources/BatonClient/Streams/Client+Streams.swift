@@ -28,11 +28,36 @@ extension Client {
     /// slower than the server holds the server back. Cancelling, pausing and resuming
     /// the promise reach the request. No element is larger than
     /// ``StreamOptions/maximumElementSize``, and the client's deadline does not apply.
+    ///
+    /// To stop the stream from inside the handler, take the ``StreamControl`` too
+    /// (`{ state, stream in … stream.stop() }`): the promise then fulfils. In an `AsyncSequence`
+    /// loop over ``events(_:options:)``, `break` stops it.
     @discardableResult
     public func events<E: Endpoint>(
         _ endpoint: E, options: StreamOptions = StreamOptions(), each: @escaping @Sendable (E.Response) -> Void
     ) -> Promise<StreamEnd> where E.Response: Decodable & Sendable {
         StreamCall(context: context, endpoint: endpoint, format: .serverSentEvents, options: options, handler: each).start()
+    }
+
+    /// Sends `endpoint`, whose response is a stream of server-sent events, and hands each event
+    /// to `each` with the ``StreamControl`` that stops the stream from inside the handler: as
+    /// ``events(_:options:each:)-(_,_,(E.Response)->Void)``, which it is in every other way.
+    ///
+    /// ```swift
+    /// client.events(Request<PhotoState>(.get, "reviews/3/photos/states")) { state, stream in
+    ///     print(state)
+    ///     if state.progress == 100 { stream.stop() }   // the promise fulfils; `break` in a loop
+    /// }
+    /// .success { end in print("\(end.elements) states, stopped: \(end.wasStopped)") }
+    /// ```
+    @discardableResult
+    public func events<E: Endpoint>(
+        _ endpoint: E, options: StreamOptions = StreamOptions(), each: @escaping @Sendable (E.Response, StreamControl) -> Void
+    ) -> Promise<StreamEnd> where E.Response: Decodable & Sendable {
+        let control = StreamControl()
+        return StreamCall(
+            context: context, endpoint: endpoint, format: .serverSentEvents, options: options, handler: { each($0, control) }, control: control
+        ).start()
     }
 
     /// The server-sent events of `endpoint`, as an `AsyncSequence`: see
@@ -58,6 +83,19 @@ extension Client {
         _ endpoint: E, options: StreamOptions = StreamOptions(), each: @escaping @Sendable (E.Response) -> Void
     ) -> Promise<StreamEnd> where E.Response: Decodable & Sendable {
         StreamCall(context: context, endpoint: endpoint, format: .jsonLines, options: options, handler: each).start()
+    }
+
+    /// Sends `endpoint`, whose response is JSON lines, and hands each line to `each` with the
+    /// ``StreamControl`` that stops the stream from inside the handler: as
+    /// ``lines(_:options:each:)-(_,_,(E.Response)->Void)``, which it is in every other way.
+    @discardableResult
+    public func lines<E: Endpoint>(
+        _ endpoint: E, options: StreamOptions = StreamOptions(), each: @escaping @Sendable (E.Response, StreamControl) -> Void
+    ) -> Promise<StreamEnd> where E.Response: Decodable & Sendable {
+        let control = StreamControl()
+        return StreamCall(
+            context: context, endpoint: endpoint, format: .jsonLines, options: options, handler: { each($0, control) }, control: control
+        ).start()
     }
 
     /// The JSON lines of `endpoint`, as an `AsyncSequence`: see ``lines(_:options:each:)``.

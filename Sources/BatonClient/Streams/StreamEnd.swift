@@ -9,4 +9,6 @@ public struct StreamEnd: Sendable, Hashable {
     public var reconnections: Int
     /// The last server-sent event ID received, `""` when none; empty for JSON lines.
     public var lastEventID: String
+    /// Whether the handler stopped the stream (``StreamControl/stop()``) before the server ended it.
+    public var wasStopped = false
 }

@@ -88,6 +88,40 @@ final class StreamIntegrationTests: IntegrationTestCase {
         XCTAssertNil(error, "a cancelled stream rejects with CancellationError")
     }
 
+    /// The handler stops the stream after three events: no fourth is handed on, the server sees
+    /// the connection closed, and the promise fulfils, so the chain goes on.
+    func test_aHandlerThatStopsTheStream_endsItThere_fulfilled() async throws {
+        let closed = serverLog.expectLine(containing: "the client closed the connection")
+        let seen = Locked<[Int]>([])
+        let stream = client.events(demoEvents(count: 1_000_000, fault: "drip=1ms")) { event, stream in
+            let count = seen.withLock { seen in
+                seen.append(event.i)
+                return seen.count
+            }
+            if count == 3 { stream.stop() }
+        }
+        let end = try await stream.value
+        await fulfillment(of: [closed], timeout: 30)
+
+        XCTAssertEqual(seen.value.count, 3, "\(seen.value)")
+        XCTAssertEqual(end.elements, 3)
+        XCTAssertTrue(end.wasStopped)
+        XCTAssertEqual(server.stats.streamsStarted, 1, "stopped, not reconnected")
+        XCTAssertLessThan(server.stats.streamElementsSent, 1_000_000)
+    }
+
+    /// JSON lines stop the same way; a stream the server ends was not stopped.
+    func test_linesStoppedByTheHandler_andAStreamTheServerEnds() async throws {
+        let stopped = try await client.lines(Request<Order>(.get, "orders.ndjson")) { order, stream in
+            if order.id == 2 { stream.stop() }
+        }.value
+        XCTAssertEqual(stopped.elements, 2)
+        XCTAssertTrue(stopped.wasStopped)
+        let whole = try await client.lines(Request<Order>(.get, "orders.ndjson")) { _, _ in }.value
+        XCTAssertEqual(whole.elements, 8)
+        XCTAssertFalse(whole.wasStopped)
+    }
+
     func test_aDroppedStream_reconnects_fromTheLastEventID_once() async throws {
         let id = try await review(withPhotos: 2)
         var options = onlyStates
@@ -117,7 +151,7 @@ final class StreamIntegrationTests: IntegrationTestCase {
         let stream = client.events(demoEvents(count: 10, fault: "drop-after-events=4")) { _ in seen.withLock { $0 += 1 } }
         let error = await apiErrorOrNil(stream)
         XCTAssertEqual(error?.kind, .transport, "\(String(describing: error))")
-        XCTAssertTrue(error?.description.hasPrefix("GET /_demo/events?count=10&size=32 was cut off after 4 events: the connection was lost") == true,
+        XCTAssertTrue(error?.description.hasPrefix("GET \(origin)/_demo/events?count=10&size=32 was cut off after 4 events: the connection was lost") == true,
                       "\(String(describing: error))")
         XCTAssertEqual(seen.value, 4)
     }
@@ -131,7 +165,7 @@ final class StreamIntegrationTests: IntegrationTestCase {
         }
         let error = await apiErrorOrNil(stream)
         XCTAssertEqual(error?.kind, .elementTooLarge)
-        XCTAssertEqual(error?.description, "GET /_demo/events?count=3&size=32&huge=1048576 sent an event larger than the stream's maximumElementSize of 64 KiB; the stream was stopped.")
+        XCTAssertEqual(error?.description, "GET \(origin)/_demo/events?count=3&size=32&huge=1048576 sent an event larger than the stream's maximumElementSize of 64 KiB; the stream was stopped.")
         XCTAssertEqual(seen.value, 1, "the event before it")
     }
 

@@ -1,4 +1,5 @@
 import BatonSupport
+import BatonPromise
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -65,12 +66,13 @@ extension StreamCall {
             var handed = 0
             var element: Element?
             if let eventHandler { handed += handOnEvents(to: eventHandler) }
-            while let handler, flags.withLock(annotating: self, { !$0.isPaused && !$0.isCancelled }),
+            while let handler, control?.isStopped != true, flags.withLock(annotating: self, { !$0.isPaused && !$0.isCancelled }),
                   takeNext(into: &element, failure: &failure), let taken = element {
                 handed += 1
                 handler(taken)
             }
             state.withLock(annotating: self) { $0.handed += handed }
+            if control?.isStopped == true { return stopAsHandlerAsked() }
             if let failure {
                 // Settled before the drain is given up: no other drain may start and fail again
                 // on a later element, naming it instead.
@@ -103,7 +105,7 @@ extension StreamCall {
     /// free of generic code, whose every copy of an element goes through its type's witnesses.
     private func handOnEvents(to handle: @Sendable (ServerSentEvent) -> Void) -> Int {
         var handed = 0
-        while flags.withLock(annotating: self, { !$0.isPaused && !$0.isCancelled }),
+        while control?.isStopped != true, flags.withLock(annotating: self, { !$0.isPaused && !$0.isCancelled }),
               let (raw, _) = reading.batch.next(refillingFrom: bodyStream) {
             guard case .event(let event) = raw else { continue }
             if let type = options.eventType, event.type != type { continue }
@@ -144,6 +146,25 @@ extension StreamCall {
             bodyStream.close()
             settle(.success(end))
         }
+    }
+
+    /// The handler stopped the stream: it ends here, fulfilled, whatever the connection was doing.
+    /// Only the drain calls it, as it gives up being the reader.
+    private func stopAsHandlerAsked() {
+        let stopped = state.withLock(annotating: self) { state -> (StreamEnd, Promise<Void>?, DelayedStep?)? in
+            state.isDraining = false
+            guard !state.settled, !state.isCancelled else { return nil }
+            state.settled = true
+            defer { state.pendingReconnection = nil }
+            var end = StreamEnd(elements: state.handed, skipped: state.skipped, reconnections: state.reconnections, lastEventID: bodyStream.lastEventID)
+            end.wasStopped = true
+            return (end, state.connection, state.pendingReconnection)
+        }
+        guard let (end, connection, reconnection) = stopped else { return }
+        bodyStream.close()
+        reconnection?.cancelWork()
+        connection?.cancel()
+        settle(.success(end))
     }
 
     func fail(_ error: any Error) {

@@ -64,9 +64,16 @@ final class StreamCall<Base: Endpoint>: PromiseControl, Sendable where Base.Resp
     /// The endpoint's decoder, or the client's.
     let decoder: JSONDecoder
 
-    init(context: CallContext, endpoint: Base, format: StreamFormat, options: StreamOptions, handler: (@Sendable (Element) -> Void)? = nil) {
+    /// What the handler stops the stream with; `nil` when it cannot.
+    let control: StreamControl?
+
+    init(
+        context: CallContext, endpoint: Base, format: StreamFormat, options: StreamOptions, handler: (@Sendable (Element) -> Void)? = nil,
+        control: StreamControl? = nil
+    ) {
         self.context = context
         self.handler = handler
+        self.control = control
         // A dynamic cast, once, so that the closure is re-abstracted as it must be.
         eventHandler = handler as? @Sendable (ServerSentEvent) -> Void
         decoder = endpoint.decoder ?? context.decoder
