@@ -15,7 +15,7 @@ let cancelledUploadScenario = Scenario(
     let upload = session.client.send(Photos.upload(file, to: review.id))
     // The report that triggered the cancel is the bar's last: reports already on their way are not drawn.
     let cancelledAt = Locked<PromiseProgress?>(nil)
-    upload.progress { progress in
+    upload.progress(everyFraction: 0.05) { progress in
         guard progress.kind == .bytesSent, cancelledAt.value == nil else { return }
         Console.shared.progress("large photo", progress)
         if (progress.fractionCompleted ?? 0) >= 0.5 {

@@ -11,15 +11,19 @@ let reviewWithPhotosScenario = Scenario(
     let client = session.client
     let files = try [300_000, 500_000, 700_000].enumerated().map { index, size in try session.photoFile("photo\(index).jpg", size: size) }
 
-    let outcomes = try await client.send(FindOrders(name: "山田"))
-        .success { orders -> Promise<Review> in
+    // Steps of several statements infer their types here: what follows each is another such
+    // step, a handler, or `.value` (see the README's "A chain").
+    let photos = try await client.send(FindOrders(name: "山田"))
+        .success { orders in
             session.say("found \(orders.count) orders; reviewing order \(orders[0].id) of \(orders[0].name)")
             return client.send(Reviews.post(facilityID: 1, content: "とても良い", rating: 5))
         }
-        .success { review -> Promise<[SendOutcome<Request<Photo>>]> in
+        .success { review in
             session.say("posted review \(review.id); uploading \(files.count) photos")
-            return client.sendEach(files.map { Photos.upload($0, to: review.id) })
-                .progress { Console.shared.progress("photos", $0) }       // this step's bytes only
+            // One bar for the batch, its total known from the start, redrawn at most ten times a
+            // second; the first photo to fail would fail the chain.
+            return client.sendAll(files.map { Photos.upload($0, to: review.id) })
+                .progress(every: .milliseconds(100)) { Console.shared.progress("photos", $0) }   // this step's bytes only
         }
         .failure { error, isCancelled in
             Console.shared.endProgress()
@@ -28,11 +32,10 @@ let reviewWithPhotosScenario = Scenario(
         .value
     Console.shared.endProgress()
 
-    // Outcomes come in the order of the files; the server numbered the photos as they arrived.
-    for (file, outcome) in zip(files, outcomes) {
-        session.say("\(file.lastPathComponent) → \(outcome.value.map { "\($0.url), \(Console.size(Int64($0.bytes)))" } ?? "failed")")
+    // Photos come in the order of the files; the server numbered them as they arrived.
+    for (file, photo) in zip(files, photos) {
+        session.say("\(file.lastPathComponent) → \(photo.url), \(Console.size(Int64(photo.bytes)))")
     }
-    let photos = outcomes.compactMap(\.value)
     try session.expect(photos.count == files.count, "every photo stored")
     session.counted(uploaded: photos.map(\.bytes).reduce(0, +))
     if let first = photos.first { session.remember(photoURL: first.url) }
