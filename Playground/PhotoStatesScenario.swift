@@ -2,11 +2,12 @@ import Baton
 import BatonSupport
 
 /// 8. A stream: the server tells how a review's photos are processed, as server-sent events,
-/// each handed on as it arrives; and the orders as JSON lines, read in a `for try await` loop.
+/// each handed on as it arrives; and the orders as JSON lines, read in a `for try await` loop,
+/// then stopped from a promise-style handler.
 let photoStatesScenario = Scenario(
     name: "stream",
     title: "A review's photos processed, as a stream of events",
-    explanation: "The server sends each photo's state as it changes (text/event-stream); each event is decoded and shown as it arrives, and the chain goes on when the stream ends. Then the orders, one JSON line each."
+    explanation: "The server sends each photo's state as it changes (text/event-stream); each event is decoded and shown as it arrives, and the chain goes on when the stream ends. Then the orders, one JSON line each, read in a loop left with `break`, then stopped from a handler."
 ) { session in
     try await session.ensureLoggedIn()
     let client = session.client
@@ -37,4 +38,16 @@ let photoStatesScenario = Scenario(
     }
     session.say("the first orders, one JSON line each: \(names.joined(separator: ", "))")
     try session.expect(names.count == 3, "three orders read from the stream")
+
+    // The same stop from a promise-style handler: it takes the stream's control too.
+    let read = Locked<[String]>([])
+    let stopped = try await client.lines(Request<Order>(.get, "orders.ndjson")) { order, stream in
+        let count = read.withLock { read in
+            read.append(order.name)
+            return read.count
+        }
+        if count == 2 { stream.stop() }                             // the promise fulfils; nothing more is read
+    }.value
+    session.say("stopped from its handler after \(stopped.elements) orders: \(read.value.joined(separator: ", "))")
+    try session.expect(stopped.wasStopped && stopped.elements == 2, "the handler's stop to end the stream after two orders")
 }
