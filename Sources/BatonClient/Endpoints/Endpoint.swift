@@ -41,7 +41,9 @@ public protocol Endpoint: Sendable {
     var query: [URLQueryItem] { get }
     /// Header fields of this call, added over the client's defaults. Defaults to none.
     var headers: [String: String] { get }
-    /// The body. Defaults to ``RequestBody/none``.
+    /// The body. Defaults to ``RequestBody/none``. A `GET` or `HEAD` carries none, on every
+    /// transport: a body given to one fails the call before anything is sent (an empty one goes
+    /// as none).
     var body: RequestBody { get }
     /// The status codes that count as success. Defaults to `200..<300`.
     var acceptableStatusCodes: Range<Int> { get }

@@ -1,5 +1,4 @@
 import Dispatch
-import BatonSupport
 
 // Handlers that observe a promise or chain a step after it. Every method takes an optional
 // `queue`: without one the handler runs on the thread that settles the promise (see "Where
@@ -19,62 +18,6 @@ extension Promise {
     ) -> Promise<Value> {
         subscribe(on: queue) { event in
             if case .progress(let progress) = event { body(progress) }
-        }
-        return self
-    }
-
-    /// Calls `body` with the running step's progress at most once per `interval`, until the
-    /// promise settles: a bar redrawn four times a second rather than for every 64 KiB.
-    ///
-    /// Whatever the interval, `body` sees the first report, every change of kind or total, and
-    /// the report that completes the work; a report held back is handed out as the promise
-    /// settles, so the last one `body` sees is the latest. Returns this same promise.
-    ///
-    /// ```swift
-    /// client.download(Request<Data>(.get, "files/big"), to: file)
-    ///     .progress(every: .milliseconds(250)) { bar.update($0) }
-    /// ```
-    @discardableResult
-    public func progress(
-        on queue: DispatchQueue? = nil,
-        every interval: Duration,
-        _ body: @escaping @Sendable (PromiseProgress) -> Void
-    ) -> Promise<Value> {
-        paced(ProgressPacer(.interval(interval)), on: queue, body)
-    }
-
-    /// Calls `body` with the running step's progress each time another `step` of the total is
-    /// done (`0.1`: at 10 %, 20 %, …), until the promise settles: a few lines in a log rather than
-    /// hundreds. While the total is unknown (a response without a length) every report passes:
-    /// pace such work with ``progress(on:every:_:)``.
-    ///
-    /// As with an interval, `body` sees the first report, every change of kind or total, and the
-    /// report that completes the work. Returns this same promise.
-    ///
-    /// ```swift
-    /// upload.progress(everyFraction: 0.1) { print($0) }   // 0/3000000 bytes sent, 300000/3000000, …
-    /// ```
-    @discardableResult
-    public func progress(
-        on queue: DispatchQueue? = nil,
-        everyFraction step: Double,
-        _ body: @escaping @Sendable (PromiseProgress) -> Void
-    ) -> Promise<Value> {
-        paced(ProgressPacer(.fraction(step)), on: queue, body)
-    }
-
-    private func paced(
-        _ pacer: ProgressPacer, on queue: DispatchQueue?, _ body: @escaping @Sendable (PromiseProgress) -> Void
-    ) -> Promise<Value> {
-        let pacer = Locked(pacer)
-        // Decided where events are delivered, one at a time, before any hop to `queue`.
-        subscribe { event in
-            let passed: PromiseProgress? = switch event {
-            case .progress(let progress): pacer.withLock { $0.admits(progress, at: .now) } ? progress : nil
-            case .settled: pacer.withLock { $0.takeWithheld() }
-            }
-            guard let passed else { return }
-            if let queue { queue.async { body(passed) } } else { body(passed) }
         }
         return self
     }
@@ -126,6 +69,17 @@ extension Promise {
     ///
     /// ```swift
     /// let review: Promise<Review> = order.success { order in client.send(Reviews.post(for: order)) }
+    /// ```
+    ///
+    /// A step of several statements needs its type written when a one-line step that uses its
+    /// value follows: Swift infers a multi-statement closure's result too late for that one.
+    ///
+    /// ```swift
+    /// review.success { review -> Promise<[Photo]> in
+    ///     print(review.id)
+    ///     return Promise.all(files.map { client.send(upload($0, to: review.id)) })
+    /// }
+    /// .success { photos in photos.map(\.url) }
     /// ```
     @inlinable @discardableResult
     public func success<U>(
