@@ -25,6 +25,16 @@ final class PacedProgressTests: XCTestCase {
         XCTAssertNil(pacer.takeWithheld(), "the last passed: nothing is held back")
     }
 
+    /// Work that completes within the interval still shows its end at once.
+    func test_anInterval_passesTheReportThatCompletesTheWork_beforeItsTime() {
+        var pacer = ProgressPacer(.interval(.seconds(1)))
+        XCTAssertTrue(pacer.admits(sent(0), at: at(0)))
+        XCTAssertFalse(pacer.admits(sent(50), at: at(1)))
+        XCTAssertTrue(pacer.admits(sent(100), at: at(2)), "the end")
+        XCTAssertFalse(pacer.admits(sent(100), at: at(3)), "the same end again tells nothing")
+        XCTAssertNil(pacer.takeWithheld())
+    }
+
     func test_aFraction_passesOneReportPerStepOfTheTotal() {
         var pacer = ProgressPacer(.fraction(0.25))
         let passed = (0...20).filter { pacer.admits(sent(Int64($0 * 5)), at: start) }.map { $0 * 5 }

@@ -55,14 +55,20 @@ final class SendAllIntegrationTests: IntegrationTestCase {
             configuration.retryPolicy = nil
         }
         let handled = Locked<[String]>([])
+        let failed = expectation(description: "the batch failed")
+        let statuses = Locked<[Int?]>([])
 
-        let batch = client.sendAll(uploads, concurrency: 2)
-            .failure { error, isCancelled in handled.withLock { $0.append("\(isCancelled ? "cancelled" : "failed"): \(error)") } }
+        client.sendAll(uploads, concurrency: 2).failure { error, isCancelled in
+            handled.withLock { $0.append("\(isCancelled ? "cancelled" : "failed"): \(error)") }
+            statuses.withLock { $0.append((error as? APIError)?.statusCode) }
+            failed.fulfill()
+        }
         await fulfillment(of: [held], timeout: 30)
-        let error = await apiError(batch)
+        // Photo 1 is still held: only the first failure can settle the batch now.
+        await fulfillment(of: [failed], timeout: 30)
         for _ in uploads { release.signal() }
 
-        XCTAssertEqual(error?.statusCode, 500)
+        XCTAssertEqual(statuses.value, [500])
         XCTAssertEqual(handled.value.count, 1)
         XCTAssertTrue(handled.value.first?.hasPrefix("failed: POST \(origin)/reviews/") == true, "\(handled.value)")
         await fulfillment(of: [tally.expectEnded(2)], timeout: 30)
