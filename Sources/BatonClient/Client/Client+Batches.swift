@@ -30,7 +30,7 @@ extension Client {
     /// Sends every endpoint, at most `concurrency` at a time, in order, and fulfils with their
     /// responses, in the same order, once all have succeeded. The first call to fail rejects the
     /// promise with its error; the calls running are cancelled and no other starts, so one
-    /// `failure` handler covers the whole batch.
+    /// `failure` handler covers the whole batch. Calls that succeeded before it stay done.
     ///
     /// Progress is as ``sendEach(_:concurrency:)``'s: the bytes sent of all the calls together,
     /// their total known from the first report when every body's length is (data, files, forms),

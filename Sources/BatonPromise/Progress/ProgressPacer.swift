@@ -2,9 +2,10 @@
 /// ``Promise/progress(on:everyFraction:_:)``): at most one per interval, or one per step of the
 /// fraction done.
 ///
-/// Whatever the pace, a handler sees the first report, every change of kind or total (an upload
-/// turning into its response, a retry starting again) and the report that completes the work,
-/// so a bar starts, never shows a stale total, and ends full. A report held back is handed out
+/// Whatever the pace, a handler sees the first report it is handed (progress is a latest value:
+/// reports made faster than handlers run are merged before any pacing), every change of kind or
+/// total (an upload turning into its response, a retry starting again) and the report that
+/// completes the work, so a bar starts, never shows a stale total, and ends full. A report held back is handed out
 /// when the promise settles if no later one was, so the last thing a handler sees is the latest.
 package struct ProgressPacer: Sendable {
     package enum Pace: Sendable {

@@ -89,7 +89,8 @@ final class StreamIntegrationTests: IntegrationTestCase {
     }
 
     /// The handler stops the stream after three events: no fourth is handed on, the server sees
-    /// the connection closed, and the promise fulfils, so the chain goes on.
+    /// the connection closed, the promise fulfils, so the chain goes on, and the end names the
+    /// last event handed on.
     func test_aHandlerThatStopsTheStream_endsItThere_fulfilled() async throws {
         let closed = serverLog.expectLine(containing: "the client closed the connection")
         let seen = Locked<[Int]>([])
@@ -107,6 +108,8 @@ final class StreamIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(seen.value.count, 3, "\(seen.value)")
         XCTAssertEqual(end.elements, 3)
         XCTAssertTrue(end.wasStopped)
+        // The third event's ID, though later ones were read ahead: resuming from it skips none.
+        XCTAssertEqual(end.lastEventID, "\(seen.value[2])")
         XCTAssertEqual(server.stats.streamsStarted, 1, "stopped, not reconnected")
         XCTAssertLessThan(server.stats.streamElementsSent, 2_000)
     }

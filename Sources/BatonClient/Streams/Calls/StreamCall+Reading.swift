@@ -156,7 +156,9 @@ extension StreamCall {
             guard !state.settled, !state.isCancelled else { return nil }
             state.settled = true
             defer { state.pendingReconnection = nil }
-            var end = StreamEnd(elements: state.handed, skipped: state.skipped, reconnections: state.reconnections, lastEventID: bodyStream.lastEventID)
+            // The last event handed on, not the last received: a resumption from it (its
+            // `Last-Event-ID`) must not skip the events read ahead.
+            var end = StreamEnd(elements: state.handed, skipped: state.skipped, reconnections: state.reconnections, lastEventID: reading.batch.lastEventIDTaken)
             end.wasStopped = true
             return (end, state.connection, state.pendingReconnection)
         }

@@ -10,6 +10,9 @@ final class ReadingBuffer: @unchecked Sendable {
         private var index = 0
         /// Events seen so far, for a decoding failure's sentence.
         private var eventNumber = 0
+        /// The ID of the last event taken, `""` before any: where a stream stopped by its handler
+        /// ended, which events read ahead but never handed on must not move.
+        private(set) var lastEventIDTaken = ""
 
         /// Whether elements taken remain to be handed on.
         var hasMore: Bool { index < elements.count }
@@ -24,7 +27,10 @@ final class ReadingBuffer: @unchecked Sendable {
             }
             let element = elements[index]
             index += 1
-            if case .event = element { eventNumber += 1 }
+            if case .event(let event) = element {
+                eventNumber += 1
+                lastEventIDTaken = event.id
+            }
             return (element, eventNumber)
         }
     }
