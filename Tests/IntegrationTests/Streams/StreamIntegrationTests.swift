@@ -114,6 +114,21 @@ final class StreamIntegrationTests: IntegrationTestCase {
         XCTAssertLessThan(server.stats.streamElementsSent, 2_000)
     }
 
+    /// Fifty events at once arrive in a read or two, so the stop after the third leaves many read
+    /// ahead: the end names the third, from which a new stream would resume.
+    func test_aStoppedStreamsEnd_namesTheLastEventHandedOn_notOneReadAhead() async throws {
+        let seen = Locked<[Int]>([])
+        let end = try await client.events(demoEvents(count: 50)) { event, stream in
+            let count = seen.withLock { seen in
+                seen.append(event.i)
+                return seen.count
+            }
+            if count == 3 { stream.stop() }
+        }.value
+        XCTAssertEqual(end.elements, 3)
+        XCTAssertEqual(end.lastEventID, "\(seen.value[2])")
+    }
+
     /// JSON lines stop the same way; a stream the server ends was not stopped.
     func test_linesStoppedByTheHandler_andAStreamTheServerEnds() async throws {
         let stopped = try await client.lines(Request<Order>(.get, "orders.ndjson")) { order, stream in
