@@ -11,12 +11,12 @@ package struct PromiseCore {
     @usableFromInline package var isPaused = false
     /// Whether a thread is handing out events right now; it keeps a promise's handlers serial.
     @usableFromInline package var isDelivering = false
+    /// Whether ``latestProgress`` is not yet handed out: held while paused, or while another
+    /// delivery runs. Beside the other flags, where it takes no room of its own.
+    @usableFromInline package var progressWaiting = false
     /// The latest progress reported. Kept once handed out, for a reader that comes late (see
     /// ``Promise/progressUpdates``).
     @usableFromInline package var latestProgress: PromiseProgress?
-    /// Whether ``latestProgress`` is not yet handed out: held while paused, or while another
-    /// delivery runs.
-    @usableFromInline package var progressWaiting = false
     /// The `completed` count of the latest progress accepted, for sources that must only go up.
     @usableFromInline package var progressFloor: Int64 = -1
     @usableFromInline package var handlers = HandlerList()
