@@ -34,7 +34,7 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
         /// because the authenticator has no credentials: nobody logged in, or the user logged
         /// out. The ``AuthenticationError/response`` is the API's `401` (with its
         /// `WWW-Authenticate` challenge), and the ``AuthenticationError/underlyingError`` the
-        /// call's ``APIError``. Log in first (``Authenticator/logIn(username:password:)``).
+        /// call's `APIError`. Log in first (``Authenticator/logIn(username:password:)``).
         public static let notLoggedIn = Kind(name: "notLoggedIn")
         /// The access token was refreshed as many times as ``Authenticator/Configuration/refreshLimit``
         /// allows within ``Authenticator/Configuration/refreshWindow`` and the server still refused
@@ -50,11 +50,11 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
     public let kind: Kind
     /// The server's response, when there was one: the token endpoint's, or for
     /// ``Kind/notLoggedIn`` the API's `401`, with its `WWW-Authenticate` challenge. Kept whole, as
-    /// ``APIError/response`` is; what Baton prints of it hides what ``Redaction`` names.
+    /// `APIError.response` is; what Baton prints of it hides what `Redaction` names.
     public let response: HTTPResponse?
     /// The error code of that response: RFC 6749's `error` (such as `invalid_grant`), or a `message`.
     public let errorCode: String?
-    /// The failure that stopped the exchange, such as an ``APIError`` for a timeout.
+    /// The failure that stopped the exchange, such as an `APIError` for a timeout.
     public let underlyingError: (any Error)?
     /// Why, when neither a response nor an error says it.
     let detail: String?

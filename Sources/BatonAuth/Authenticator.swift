@@ -7,7 +7,7 @@ import BatonPromise
 import BatonClient
 import BatonWire
 
-/// OAuth 2 Bearer authentication for a ``Client``: logs in, sends the access token, renews it
+/// OAuth 2 Bearer authentication for a `Client`: logs in, sends the access token, renews it
 /// when it expires, and replays the requests that met the expired one.
 ///
 /// ```swift
@@ -23,7 +23,7 @@ import BatonWire
 ///     .failure { error, _ in print(error) }
 /// ```
 ///
-/// Registered once in ``Client/Configuration/interceptors``, it both adapts and retries:
+/// Registered once in `Client.Configuration.interceptors`, it both adapts and retries:
 /// - **Sending.** Every request to the API's origin (scheme, host and port of
 ///   ``Configuration/apiURL``, by default the token URL's) gets `Authorization: Bearer <token>`;
 ///   a request to any other origin never does, and the client strips the header from a redirect
@@ -54,8 +54,8 @@ import BatonWire
 /// Which responses mean "expired" is ``Configuration/expiredToken``: a `401` challenging with
 /// `error="invalid_token"` (RFC 6750 §3.1) or carrying `{"message": "invalid_token"}`. A `401`
 /// to a request sent without a token, `insufficient_scope` and `403` are never refreshed. Replays
-/// are counted as ``RetryCause/expiredCredentials``, so they do not use up the
-/// ``RetryPolicy``'s retries.
+/// are counted as `RetryCause.expiredCredentials`, so they do not use up the
+/// `RetryPolicy`'s retries.
 ///
 /// An authenticator may serve several clients; only those requests that go to the API's origin
 /// carry its token. It is safe to use from any thread.
@@ -76,7 +76,7 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
     /// Creates an authenticator for the token endpoint at `tokenURL`, letting `configure` change any
     /// other setting.
     ///
-    /// - Throws: ``ConfigurationError`` when the token URL cannot work.
+    /// - Throws: `ConfigurationError` when the token URL cannot work.
     public convenience init(tokenURL: URL, configure: (inout Configuration) -> Void = { _ in }) throws(ConfigurationError) {
         var configuration = Configuration(tokenURL: tokenURL)
         configure(&configuration)
@@ -85,7 +85,7 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
 
     /// Creates an authenticator. Saved credentials are read from the store when first needed.
     ///
-    /// - Throws: ``ConfigurationError`` when the token URL cannot work (no scheme, a scheme
+    /// - Throws: `ConfigurationError` when the token URL cannot work (no scheme, a scheme
     ///   other than http or https, no host).
     public convenience init(configuration: Configuration) throws(ConfigurationError) {
         try self.init(configuration: configuration, clock: { Date() })
@@ -146,7 +146,7 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
 
     /// Adds `Authorization: Bearer <token>` when `request` goes to the API's origin and there
     /// are credentials, first waiting for a refresh in flight or due: see
-    /// ``RequestAdapter/adapt(_:context:)``.
+    /// `RequestAdapter.adapt(_:context:)`.
     ///
     /// - Throws: ``AuthenticationError`` when the session has ended (until the next login), or when
     ///   the refresh it waited for failed with no unexpired token to fall back on.
@@ -156,7 +156,7 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
 
     /// Replays a request refused for an expired token once the token is renewed (or at once if it
     /// already was), and fails it with the ``AuthenticationError`` when renewing failed: see
-    /// ``RequestRetrier/retry(_:failedWith:context:)``. Any other failure is left to the retriers.
+    /// `RequestRetrier.retry(_:failedWith:context:)`. Any other failure is left to the retriers.
     public func retry(_ request: URLRequest, failedWith error: any Error, context: AttemptContext) async -> RetryDecision {
         (try? await retryPromptly(request, failedWith: error, context: context).value) ?? .doNotRetry
     }

@@ -37,7 +37,7 @@ extension Authenticator {
         /// How long a login or refresh may take before it fails; requests waiting for a refresh
         /// wait no longer than this. Default 30 seconds.
         public var refreshTimeout: Duration = .seconds(30)
-        /// What carries token requests; by default a ``URLSessionTransport`` of their own.
+        /// What carries token requests; by default a `URLSessionTransport` of their own.
         public var transport: (any Transport)?
         /// Called with each ``AuthenticationEvent`` (logged in, refreshed, session ended, ...),
         /// on whichever thread it happened, never while a lock is held.

@@ -28,7 +28,7 @@ import BatonClient
 ///   ``ImageState/loaded(_:)`` at once. Otherwise the state is ``ImageState/loading`` at once,
 ///   then ``ImageState/loaded(_:)`` or ``ImageState/failed(_:)``. A cancelled load reports no
 ///   further state.
-/// - Concurrent loads of one URL share one request (a ``SharedPromise``): cancelling one load
+/// - Concurrent loads of one URL share one request (a shared promise): cancelling one load
 ///   leaves the request running for the others, and cancelling all of them cancels it.
 /// - The memory cache holds up to `memoryLimit` bytes (least recently used dropped first); the
 ///   disk cache, if any, up to `diskLimit` bytes (files saved longest ago removed first). Only

@@ -32,11 +32,11 @@ import BatonClient
 ///   attempt count raised and its error; a cancelled one stays as it was.
 /// - An upload being sent is claimed by a lock file naming the process, so two processes never
 ///   send it at once; a claim left by a process that died is taken over.
-/// - Each upload is recorded with an idempotency key (see ``Endpoint/idempotencyKey``), sent
+/// - Each upload is recorded with an idempotency key (see `Endpoint.idempotencyKey`), sent
 ///   with every send of it, whichever process sends it: a server that honours keys stores it
 ///   once, even when a response was lost and it was sent again, and the retry policy retries it.
 /// - Records hold the endpoint's own headers, not the client's: keep credentials in the client's
-///   configuration or an ``Authenticator``, never in a recorded upload.
+///   configuration or an `Authenticator`, never in a recorded upload.
 public final class UploadQueue: Sendable {
     /// The folder holding a folder per upload.
     package let folder: URL
@@ -51,7 +51,7 @@ public final class UploadQueue: Sendable {
 
     /// Records an upload of `form` to `path` and returns it; nothing is sent until ``send(_:concurrency:)``.
     ///
-    /// - Throws: ``EntityStoreError`` when a file of the form cannot be copied or the record
+    /// - Throws: `EntityStoreError` when a file of the form cannot be copied or the record
     ///   cannot be written; nothing is left behind then.
     @discardableResult
     public func add(_ form: MultipartForm, to path: EndpointPath, method: HTTPMethod = .post, headers: [String: String] = [:]) throws -> PendingUpload {

@@ -82,7 +82,7 @@ public struct MultipartForm: Sendable {
     /// `multipart/form-data; boundary=...`: the body's `Content-Type`.
     package var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
-    /// Appends a part as it is (an ``UploadQueue`` rebuilding a form it recorded).
+    /// Appends a part as it is (an `UploadQueue` rebuilding a form it recorded).
     package mutating func add(_ part: Part) {
         parts.append(part)
         // A part in memory that happens to contain the boundary would end the body early: pick

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a call whose body does not go to memory asks besides its endpoint: a download
-/// (``Client/download(_:to:options:)``) or a stream's connection (``Client/events(_:options:each:)``).
+/// (``Client/download(_:to:options:)``) or a stream's connection (``Client/events(_:options:each:)-(_,_,(E.Response)->Void)``).
 ///
 /// The endpoint is sent as it is; the call adds the destination's fields, validates against the
 /// destination's content types, and makes its value from the body with ``make`` instead of

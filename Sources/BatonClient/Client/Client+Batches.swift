@@ -19,7 +19,9 @@ extension Client {
     ///     .failure { error, _ in report(error) }   // the review post; photos never reject
     /// ```
     ///
-    /// - Parameter concurrency: How many calls run at once; at least 1. Default 3.
+    /// - Parameters:
+    ///   - endpoints: The calls, in the order their outcomes come back.
+    ///   - concurrency: How many calls run at once; at least 1. Default 3.
     public func sendEach<E: Endpoint>(_ endpoints: [E], concurrency: Int = 3) -> Promise<[SendOutcome<E>]> {
         guard !endpoints.isEmpty else { return Promise(value: []) }
         let batch = Batch(client: self, endpoints: endpoints, concurrency: max(1, concurrency), failsFast: false)
@@ -46,10 +48,12 @@ extension Client {
     /// ```
     ///
     /// Use ``sendEach(_:concurrency:)`` instead when each call's outcome matters on its own, to
-    /// send the failed ones again later. ``Promise/all(_:)`` also fails fast, but knows the
+    /// send the failed ones again later. `Promise.all(_:)` also fails fast, but knows the
     /// total only once every call has reported one.
     ///
-    /// - Parameter concurrency: How many calls run at once; at least 1. Default 3.
+    /// - Parameters:
+    ///   - endpoints: The calls, in the order their responses come back.
+    ///   - concurrency: How many calls run at once; at least 1. Default 3.
     public func sendAll<E: Endpoint>(_ endpoints: [E], concurrency: Int = 3) -> Promise<[E.Response]> {
         guard !endpoints.isEmpty else { return Promise(value: []) }
         let batch = Batch(client: self, endpoints: endpoints, concurrency: max(1, concurrency), failsFast: true)

@@ -44,7 +44,7 @@ public final class Client: Sendable {
     ///     and `https` (URLSession where the environment names a proxy, or for `https` where
     ///     OpenSSL 3 cannot be loaded); on Apple platforms, ``URLSessionTransport``. To trust a
     ///     private certificate authority or pin keys, pass an ``HTTP1Transport`` made with a
-    ///     ``TLSConfiguration``.
+    ///     `TLSConfiguration`.
     ///     Whichever it is, the client follows redirects itself, under ``Configuration/redirects``.
     ///
     /// - Throws: ``ConfigurationError`` when the base URL cannot work: no scheme (`"localhost"`),
@@ -86,7 +86,7 @@ public final class Client: Sendable {
     ///
     /// The promise rejects with an ``APIError``, with the error an adapter threw if no retrier
     /// retried it, or with the error a retrier chose (``RetryDecision/fail(with:)``, such as an
-    /// ``AuthenticationError``); it is cancelled by ``Promise/cancel()``, which stops the request
+    /// `AuthenticationError`); it is cancelled by `Promise.cancel()`, which stops the request
     /// on the wire.
     public func send<E: Endpoint>(_ endpoint: E) -> Promise<E.Response> {
         Call(context: context, endpoint: endpoint) { value, _ in value }.start()

@@ -19,7 +19,7 @@ extension Client {
         public var encoder = JSONEncoder()
         /// Adapters run in this order before every attempt.
         public var adapters: [any RequestAdapter] = []
-        /// Objects that both adapt and retry, such as an ``Authenticator``: each adapts after
+        /// Objects that both adapt and retry, such as an `Authenticator`: each adapts after
         /// ``adapters`` and is asked before ``retriers``, in this order.
         public var interceptors: [any RequestInterceptor] = []
         /// Your retriers, asked in this order after a failed attempt, before ``retryPolicy``.

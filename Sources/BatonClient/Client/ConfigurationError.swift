@@ -1,4 +1,5 @@
 import Foundation
+import BatonWire
 
 /// Why a ``Client`` could not be made from its configuration: the base URL cannot work.
 ///
@@ -9,7 +10,6 @@ import Foundation
 /// "localhost:8080" cannot be a base URL: it has no scheme, so "localhost" reads as one;
 /// write https://localhost:8080/ or http://localhost:8080/.
 /// ```
-import BatonWire
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// What is wrong. Compare with `==`.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {

@@ -32,7 +32,7 @@ import BatonWire
 /// - any other `2xx` (the server ignored the range, or the file changed and `If-Range` did not
 ///   match) starts over, and says so (`startedOver`);
 /// - the whole file's size must be the representation's length, and its SHA-256 the one the
-///   server names, if it names one (``verify()``).
+///   server names, if it names one (checked when the download ends).
 ///
 /// Kept (``DownloadOptions/keepsPartialFile``), the file and a record of its validator stay
 /// beside the destination after a failure, for a later call (in this process or another) to go

@@ -8,7 +8,7 @@ import BatonWire
 /// closure returns when each attempt starts; `nil` sends the request without one.
 ///
 /// For a token you obtain and renew yourself. To log in, renew expired tokens and replay the
-/// requests that met them, use an ``Authenticator`` instead.
+/// requests that met them, use an `Authenticator` instead.
 public struct BearerTokenAdapter: RequestAdapter {
     private let token: @Sendable () async throws -> String?
 

@@ -24,7 +24,7 @@ public struct RetryCause: Hashable, Sendable, CustomStringConvertible {
     /// A failure a later attempt may not meet (a timeout, a 503): ``RetryPolicy``'s cause.
     public static let transientFailure = RetryCause("transientFailure")
     /// The access token had expired and the request is replayed with a fresh one:
-    /// ``Authenticator``'s cause.
+    /// `Authenticator`'s cause.
     public static let expiredCredentials = RetryCause("expiredCredentials")
     /// A retry whose retrier named no cause.
     public static let unspecified = RetryCause("unspecified")

@@ -21,7 +21,7 @@ public struct RetryDecision: Sendable, Equatable {
     }
 
     /// Do not retry, and fail the call with `error` rather than the attempt's error: for a retrier
-    /// that knows better what went wrong, such as an ``Authenticator`` whose token refresh failed.
+    /// that knows better what went wrong, such as an `Authenticator` whose token refresh failed.
     /// No later retrier is asked.
     public static func fail(with error: any Error) -> RetryDecision {
         RetryDecision(delay: nil, cause: .unspecified, error: error)

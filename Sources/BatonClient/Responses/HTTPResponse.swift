@@ -26,7 +26,7 @@ public struct HTTPResponse: Sendable, CustomStringConvertible, CustomDebugString
     public var body: Data
     /// The URL that answered (after any redirect).
     public var url: URL?
-    /// For a download (``Client/download(_:to:)``), the temporary file a successful response's
+    /// For a download (``Client/download(_:to:options:)``), the temporary file a successful response's
     /// body was written to, ``body`` being empty; `nil` otherwise. The client moves it to its
     /// destination, or removes it.
     public var bodyFile: URL?

@@ -61,7 +61,7 @@ extension Client {
     }
 
     /// The server-sent events of `endpoint`, as an `AsyncSequence`: see
-    /// ``events(_:options:each:)`` for how they are decoded and validated, and
+    /// ``events(_:options:each:)-(_,_,(E.Response)->Void)`` for how they are decoded and validated, and
     /// ``StreamedElements`` for how the loop reaches the request.
     public func events<E: Endpoint>(_ endpoint: E, options: StreamOptions = StreamOptions()) -> StreamedElements<E.Response>
     where E.Response: Decodable & Sendable {
@@ -72,7 +72,7 @@ extension Client {
     /// and hands each line to `each` as it arrives, decoded as the endpoint's response type.
     /// Blank lines are skipped; a line that does not decode fails the stream with its number (or
     /// is passed over, with ``StreamOptions/skipsUndecodableElements``). Otherwise as
-    /// ``events(_:options:each:)``.
+    /// ``events(_:options:each:)-(_,_,(E.Response)->Void)``.
     ///
     /// ```swift
     /// client.lines(Request<Order>(.get, "orders.ndjson")) { order in export(order) }
@@ -98,7 +98,7 @@ extension Client {
         ).start()
     }
 
-    /// The JSON lines of `endpoint`, as an `AsyncSequence`: see ``lines(_:options:each:)``.
+    /// The JSON lines of `endpoint`, as an `AsyncSequence`: see ``lines(_:options:each:)-(_,_,(E.Response)->Void)``.
     public func lines<E: Endpoint>(_ endpoint: E, options: StreamOptions = StreamOptions()) -> StreamedElements<E.Response>
     where E.Response: Decodable & Sendable {
         StreamedElements(context: context, endpoint: endpoint, format: .jsonLines, options: options)

@@ -1,4 +1,4 @@
-/// How a streamed call (``Client/events(_:options:each:)``, ``Client/lines(_:options:each:)``)
+/// How a streamed call (``Client/events(_:options:each:)-(_,_,(E.Response)->Void)``, ``Client/lines(_:options:each:)-(_,_,(E.Response)->Void)``)
 /// cuts, decodes and keeps up its stream.
 public struct StreamOptions: Sendable {
     /// The largest element, in bytes: a server-sent event (its data, type and id) or a JSON

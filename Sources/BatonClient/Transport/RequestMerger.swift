@@ -11,7 +11,7 @@ import BatonPromise
 ///
 /// Two requests are the same when their method, URL and every header field (after the
 /// adapters: `Authorization` included) are, and they ask the same size limit. Each caller gets a
-/// share of the one transfer (``SharedPromise``): its own progress and response, which it validates
+/// share of the one transfer (a shared promise): its own progress and response, which it validates
 /// and decodes as usual; one caller cancelling leaves the transfer running for the others, and
 /// the transfer stops when every caller has cancelled. Requests with a body, downloads to a file
 /// and streams are never merged.

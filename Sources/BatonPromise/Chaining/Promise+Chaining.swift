@@ -101,7 +101,7 @@ extension Promise {
     ///
     /// The returned promise settles exactly as this one did, after `body` has run, so a single
     /// `failure` at the end of a chain sees an error from any step. To replace the error with a
-    /// value or with more work, use ``recover(on:_:)-(any Error,Bool)->Value``.
+    /// value or with more work, use ``recover(on:_:)-(_,(Error,Bool)->Value)``.
     ///
     /// ```swift
     /// find.success(post).success(upload)

@@ -13,8 +13,8 @@ extension Promise {
     ///
     /// Progress counts from the moment `all` is made: an input that had already settled, its
     /// progress taken by no handler, counts as done with no size, and the total then stays
-    /// unknown. Make the inputs and combine them in one go, or, for requests, use
-    /// ``Client/sendEach(_:concurrency:)``, which knows every body's length before it starts.
+    /// unknown. Make the inputs and combine them in one go, or, for requests, use the client's
+    /// `sendAll(_:concurrency:)`, which knows every body's length before it starts.
     ///
     /// ```swift
     /// let photos: Promise<[Photo]> = Promise.all(files.map { upload($0) })

@@ -25,11 +25,12 @@ import BatonSupport
 /// A promise is pending (``PromiseState/running`` or ``PromiseState/paused``) until it settles as
 /// fulfilled, rejected or cancelled. It settles exactly once: a later fulfil, reject or
 /// cancel is ignored, and progress reported after settling is dropped. Rejecting with Swift's
-/// `CancellationError` (or an ``APIError`` of kind ``APIError/Kind/cancelled``) counts as a cancellation.
+/// `CancellationError`, or with an error that marks itself as one (the client's `APIError` of
+/// kind `cancelled`), counts as a cancellation.
 ///
 /// ## Handlers
-/// ``progress(on:_:)``, ``then(on:_:)-(Result<Value,any Error>)->U``, ``success(on:_:)-(Value)->U``,
-/// ``failure(on:_:)``, ``recover(on:_:)-(any Error,Bool)->Value`` and ``always(on:_:)`` register
+/// ``progress(on:_:)``, ``then(on:_:)-(_,(Result<Value,Error>)->U)``, ``success(on:_:)-(_,(Value)->U)``,
+/// ``failure(on:_:)``, ``recover(on:_:)-(_,(Error,Bool)->Value)`` and ``always(on:_:)`` register
 /// handlers. Guarantees:
 /// - Every handler runs exactly once on settlement, also when added after the promise settled.
 /// - Handlers of one promise run one at a time, in the order they were added; progress handlers

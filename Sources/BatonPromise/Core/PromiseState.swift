@@ -12,7 +12,7 @@ public enum PromiseState: Sendable, Hashable {
     /// Settled with an error other than a cancellation.
     case rejected
     /// Settled by ``Promise/cancel()``, or rejected with `CancellationError` or
-    /// an ``APIError`` of kind ``APIError/Kind/cancelled``.
+    /// an error that marks itself as a cancellation (the client's `APIError` of kind `cancelled`).
     case cancelled
 
     /// Whether the promise has not settled yet (``running`` or ``paused``).

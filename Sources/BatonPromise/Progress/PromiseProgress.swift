@@ -30,7 +30,7 @@ public struct PromiseProgress: Sendable, Hashable, CustomStringConvertible {
     public var total: Int64?
     /// What ``completed`` and ``total`` count. A call reports ``Kind/bytesSent`` while its body
     /// goes out, then ``Kind/bytesReceived``; within one kind its progress never goes backwards,
-    /// except when a retry starts the call again (a ``ClientEvent/Kind/retrying`` event, then
+    /// except when a retry starts the call again (the client's `retrying` event, then
     /// ``Kind/units`` at zero).
     public var kind: Kind
 

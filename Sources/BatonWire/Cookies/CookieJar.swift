@@ -1,7 +1,7 @@
 import BatonSupport
 import Foundation
 
-/// The cookies an ``HTTP1Transport`` keeps, in memory, for its life: what the servers set, sent
+/// The cookies an `HTTP1Transport` keeps, in memory, for its life: what the servers set, sent
 /// back only where RFC 6265 allows, as URLSession's ephemeral configuration does.
 ///
 /// - **Where they go.** A cookie set without `Domain` goes back to the host that set it and no

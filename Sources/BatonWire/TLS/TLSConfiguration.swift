@@ -1,6 +1,6 @@
 import Foundation
 
-/// How ``HTTP1Transport`` secures `https` connections: whom it trusts besides the system, which
+/// How `HTTP1Transport` secures `https` connections: whom it trusts besides the system, which
 /// keys it insists on per host, and the oldest TLS version it accepts.
 ///
 /// Whatever is set here, every connection verifies the server's certificate chain (against the

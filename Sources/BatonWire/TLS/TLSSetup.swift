@@ -4,7 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// What an ``HTTP1Transport``'s `https` connections share: the OpenSSL context made from its
+/// What an `HTTP1Transport`'s `https` connections share: the OpenSSL context made from its
 /// ``TLSConfiguration`` (the roots it trusts, the versions), and the keys pinned per host.
 package final class TLSSetup: Sendable {
     package let context: TLSContext

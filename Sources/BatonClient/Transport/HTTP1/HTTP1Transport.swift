@@ -38,7 +38,7 @@ import BatonWire
 /// trusted roots (and any in ``Configuration/tls``), and that it is for the URL's host, before a
 /// byte of the request is sent; it sends SNI, offers ALPN `http/1.1`, and accepts TLS 1.2 or
 /// later. A certificate refused fails the call with a `URLError` saying why (expired since when,
-/// for which other names, from which untrusted authority): see ``TLSConfiguration``. OpenSSL is
+/// for which other names, from which untrusted authority): see `TLSConfiguration`. OpenSSL is
 /// loaded when the first `https` request is sent; where it cannot be, such requests fail with
 /// `URLError(.secureConnectionFailed)` saying so. It does not present client certificates or
 /// resume TLS sessions.
@@ -102,7 +102,8 @@ public final class HTTP1Transport: Transport {
     /// A request that is neither `http` nor `https` fails with `URLError(.unsupportedURL)`; one
     /// whose host could be read as two hosts (a `%00`, a control character, a `%` left in it)
     /// or whose method or header field names are not tokens, with `URLError(.badURL)` or a
-    /// ``TransportRefusal``; and an `https` one where OpenSSL cannot be had with
+    /// refusal in words (an ``APIError`` of kind ``APIError/Kind/invalidRequest``, through the
+    /// client); and an `https` one where OpenSSL cannot be had with
     /// `URLError(.secureConnectionFailed)`: each before anything is sent.
     public func send(_ request: URLRequest, body: TransportBody?, options: TransferOptions) -> Promise<HTTPResponse> {
         let inFlight = InFlightRequest(request: request, body: body, options: options)
