@@ -15,7 +15,7 @@ import BatonWire
 ///     $0.store = FileCredentialStore(url: support.appending(path: "credentials.json"))
 ///     $0.onEvent = { event in if event.kind == .sessionEnded { showLogin() } }
 /// }
-/// let client = Client(baseURL: URL(string: "https://api.example.com/")!) {
+/// let client = try Client(baseURL: "https://api.example.com/") {
 ///     $0.interceptors = [auth]
 /// }
 /// auth.logIn(username: "demo", password: "demo")

@@ -7,7 +7,7 @@ import BatonPromise
 /// Sends ``Endpoint``s and hands back promises of their decoded responses.
 ///
 /// ```swift
-/// let client = Client(baseURL: URL(string: "https://api.example.com/")!) { configuration in
+/// let client = try Client(baseURL: "https://api.example.com/") { configuration in
 ///     configuration.interceptors = [authenticator]
 ///     configuration.monitors = [LoggingMonitor()]
 /// }

@@ -9,7 +9,7 @@
 ///     var author: String
 /// }
 ///
-/// let client = Client(baseURL: api) { $0.store = FileEntityStore(folder: cache) }
+/// let client = try Client(baseURL: api) { $0.store = FileEntityStore(folder: cache) }
 /// client.send(Request<Book>(.get, "books/1"))       // fulfils once book 1 is in the store
 /// let saved = try client.configuration.store?.read(Book.self, id: 1)
 /// ```

@@ -17,7 +17,7 @@ import BatonPromise
 ///     default: return HTTPResponse(statusCode: 404)
 ///     }
 /// }
-/// let client = Client(baseURL: URL(string: "https://api.test/")!, transport: transport)
+/// let client = try Client(baseURL: URL(string: "https://api.test/")!, transport: transport)
 /// let order = try await client.send(Request<Order>(.get, "orders/1")).value
 /// XCTAssertEqual(transport.requests.map(\.url?.path), ["/orders/1"])
 /// ```
