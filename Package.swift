@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "Baton", targets: ["Baton"]),
         // The promise alone, for chaining work that is not HTTP (no networking import).
         .library(name: "BatonPromise", targets: ["BatonPromise"]),
+        // Tools for trying and measuring Baton, not parts of it: the demo API (a library, for
+        // tests of one's own, and a command), the playground and the benchmark. DemoServer's TLS
+        // identity is a test key, published in its source: never for a real server.
         .library(name: "DemoServer", targets: ["DemoServer"]),
         .executable(name: "demo-server", targets: ["DemoServerTool"]),
         .executable(name: "playground", targets: ["Playground"]),
