@@ -12,9 +12,10 @@ import BatonWire
 /// any token or password.
 ///
 /// ```swift
-/// .failure { error, _ in
-///     if let error = error as? AuthenticationError, error.kind == .sessionExpired { showLogin() }
-/// }
+/// client.send(Request<Order>(.get, "orders/1"))
+///     .failure { error, _ in
+///         if let error = error as? AuthenticationError, error.kind == .sessionExpired { showLogin() }
+///     }
 /// ```
 public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
     /// What failed. Compare with `==`, or `switch` with a `default`.

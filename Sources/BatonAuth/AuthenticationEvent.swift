@@ -6,8 +6,10 @@
 /// switch over ``kind`` with a `default` case.
 ///
 /// ```swift
-/// configuration.onEvent = { event in
-///     if event.kind == .sessionEnded { DispatchQueue.main.async { router.showLogin() } }
+/// let authenticator = try Authenticator(tokenURL: api.appending(path: "tokens")) { configuration in
+///     configuration.onEvent = { event in
+///         if event.kind == .sessionEnded { DispatchQueue.main.async { router.showLogin() } }
+///     }
 /// }
 /// ```
 public struct AuthenticationEvent: Sendable, CustomStringConvertible {

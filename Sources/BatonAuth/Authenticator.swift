@@ -11,7 +11,7 @@ import BatonWire
 /// when it expires, and replays the requests that met the expired one.
 ///
 /// ```swift
-/// let auth = Authenticator(tokenURL: URL(string: "https://api.example.com/tokens")!) {
+/// let auth = try Authenticator(tokenURL: URL(string: "https://api.example.com/tokens")!) {
 ///     $0.store = FileCredentialStore(url: support.appending(path: "credentials.json"))
 ///     $0.onEvent = { event in if event.kind == .sessionEnded { showLogin() } }
 /// }

@@ -5,7 +5,9 @@ import BatonClient
 /// not at all, with the client id and secret in the form body, or with HTTP Basic.
 ///
 /// ```swift
-/// configuration.clientAuthentication = .basic(clientID: "ios-app", secret: secret)
+/// let authenticator = try Authenticator(tokenURL: api.appending(path: "tokens")) { configuration in
+///     configuration.clientAuthentication = .basic(clientID: "ios-app", secret: secret)
+/// }
 /// ```
 public struct ClientAuthentication: Sendable {
     enum Method: Sendable {

@@ -12,10 +12,10 @@ import BatonClient
 /// let images = ImageLoader(client: client, diskCache: caches.appending(path: "images"))
 /// images.load(review.photos.first ?? "") { state in
 ///     switch state {
-///     case .noImage: view.show(noImagePicture)
-///     case .loading: view.show(loadingPicture)
-///     case .loaded(let image): view.show(UIImage(data: image.data))
-///     case .failed: view.show(errorPicture)
+///     case .noImage: show("no image")
+///     case .loading: show("a spinner")
+///     case .loaded(let image): show(image.data)          // UIImage(data:) on iOS
+///     case .failed: show("an error picture")
 ///     }
 /// }
 /// ```

@@ -15,7 +15,7 @@ import BatonClient
 /// ```swift
 /// let queue = UploadQueue(folder: support.appending(path: "uploads"), client: client)
 /// client.send(Reviews.post(facilityID: 1, content: "良い", rating: 5))
-///     .success { review in
+///     .success { review -> Promise<[UploadOutcome]> in
 ///         let uploads = try photos.map { try queue.add(Photos.form($0), to: "reviews/\(review.id)/photos") }
 ///         return queue.send(uploads)
 ///     }

@@ -9,8 +9,10 @@ import BatonClient
 /// sent) are never taken for an expired token: a new token would not change the response.
 ///
 /// ```swift
-/// configuration.expiredToken = .bearerChallenge                    // RFC 6750 servers only
-/// configuration.expiredToken = .either(.bearerChallenge, .bodyMessage("token_expired", field: "code"))
+/// let authenticator = try Authenticator(tokenURL: api.appending(path: "tokens")) { configuration in
+///     configuration.expiredToken = .bearerChallenge                // RFC 6750 servers only
+///     configuration.expiredToken = .either(.bearerChallenge, .bodyMessage("token_expired", field: "code"))
+/// }
 /// ```
 public struct ExpiredTokenDetection: Sendable {
     private let matches: @Sendable (HTTPResponse) -> Bool

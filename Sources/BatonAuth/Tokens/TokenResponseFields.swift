@@ -2,7 +2,9 @@
 ///
 /// ```swift
 /// // An API that answers {"token": "...", "refresh_token": "...", "expires_in": 60}
-/// configuration.fields = TokenResponseFields(accessToken: "token")
+/// let authenticator = try Authenticator(tokenURL: api.appending(path: "tokens")) { configuration in
+///     configuration.fields = TokenResponseFields(accessToken: "token")
+/// }
 /// ```
 public struct TokenResponseFields: Sendable, Hashable {
     /// The access token. Default `access_token`.

@@ -11,7 +11,7 @@ import BatonPromise
 ///     configuration.interceptors = [authenticator]
 ///     configuration.monitors = [LoggingMonitor()]
 /// }
-/// client.send(FindOrders(name: "山田"))
+/// client.send(Orders.find(name: "山田"))
 ///     .success { orders in client.send(Reviews.post(facilityID: orders[0].id, content: "良い", rating: 5)) }
 ///     .failure { error, isCancelled in print(error) }
 /// ```

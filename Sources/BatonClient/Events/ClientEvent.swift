@@ -10,10 +10,14 @@ import FoundationNetworking
 /// breaking a monitor's code: switch over ``kind`` with a `default` case.
 ///
 /// ```swift
-/// switch event.kind {
-/// case .failed: report(event.error)
-/// case .succeeded: record(event.duration)
-/// default: break
+/// struct Metrics: ClientMonitor {
+///     func receive(_ event: ClientEvent) {
+///         switch event.kind {
+///         case .failed: report(event.error)
+///         case .succeeded: record(event.duration)
+///         default: break
+///         }
+///     }
 /// }
 /// ```
 public struct ClientEvent: Sendable, CustomStringConvertible {

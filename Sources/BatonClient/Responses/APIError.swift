@@ -18,10 +18,11 @@ import BatonWire
 /// anyone's code: compare ``kind`` with `==`, or switch over it with a `default` case.
 ///
 /// ```swift
-/// .failure { error, isCancelled in
-///     guard let error = error as? APIError, !isCancelled else { return }
-///     if error.kind == .unacceptableStatus, error.statusCode == 409 { showConflict(error.serverMessage) }
-/// }
+/// client.send(Reviews.post(facilityID: 1, content: "良い", rating: 5))
+///     .failure { error, isCancelled in
+///         guard let error = error as? APIError, !isCancelled else { return }
+///         if error.kind == .unacceptableStatus, error.statusCode == 409 { showConflict(error.serverMessage) }
+///     }
 /// ```
 public struct APIError: Error, Sendable, CustomStringConvertible {
     /// What went wrong. Compare with `==` or match in a `switch` (which needs a `default`).

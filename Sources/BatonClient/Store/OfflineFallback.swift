@@ -4,7 +4,9 @@
 /// ```swift
 /// client.fetch(Request<Book>(.get, "books/\(id)"), offline: .stored(id: id))
 /// client.fetch(Request<[Book]>(.get, "books"), offline: .allStored())
-/// client.fetch(search, offline: .custom { store in try store.readAll(Order.self).filter { $0.name.contains(name) } })
+/// let author = "夏目漱石"
+/// client.fetch(Request<[Book]>(.get, "books", query: [URLQueryItem(name: "author", value: author)]),
+///              offline: .custom { store in try store.readAll(Book.self).filter { $0.author == author } })
 /// ```
 public struct OfflineFallback<Value: Sendable>: Sendable {
     /// Reads the stored response; `nil` when there is none.

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// ```swift
 /// for try await state in client.events(Request<PhotoState>(.get, "reviews/3/photos/states")) {
-///     bar.show(state)
-///     if state.isLast { break }          // cancels the request
+///     print(state)
+///     if state.progress == 100 { break }   // cancels the request
 /// }
 /// ```
 ///

@@ -11,6 +11,8 @@ import BatonPromise
 /// Give it a closure that answers each request; it records every request it was sent.
 ///
 /// ```swift
+/// import XCTest
+///
 /// let transport = StubTransport { request, _ in
 ///     switch request.url?.path {
 ///     case "/orders/1": return .json(#"{"id":1,"name":"Smith","ordersum":2,"subtotal":1200,"bikou":""}"#)

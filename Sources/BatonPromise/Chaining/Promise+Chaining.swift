@@ -68,18 +68,20 @@ extension Promise {
     /// progress. Errors pass on without running `body`.
     ///
     /// ```swift
-    /// let review: Promise<Review> = order.success { order in client.send(Reviews.post(for: order)) }
+    /// let order: Promise<Order> = client.send(Request(.get, "orders/7"))
+/// let review: Promise<Review> = order.success { order in client.send(Reviews.post(facilityID: order.id, content: "良い", rating: 5)) }
     /// ```
     ///
     /// A step of several statements needs its type written when a one-line step that uses its
     /// value follows: Swift infers a multi-statement closure's result too late for that one.
     ///
     /// ```swift
-    /// review.success { review -> Promise<[Photo]> in
-    ///     print(review.id)
-    ///     return Promise.all(files.map { client.send(upload($0, to: review.id)) })
-    /// }
-    /// .success { photos in photos.map(\.url) }
+    /// client.send(Reviews.post(facilityID: 1, content: "良い", rating: 5))
+    ///     .success { review -> Promise<[Photo]> in
+    ///         print(review.id)
+    ///         return Promise.all(photos.map { client.send(Photos.upload($0, to: review.id)) })
+    ///     }
+    ///     .success { photos in photos.map(\.url) }
     /// ```
     @inlinable @discardableResult
     public func success<U>(

@@ -17,7 +17,7 @@ extension Promise {
     /// `sendAll(_:concurrency:)`, which knows every body's length before it starts.
     ///
     /// ```swift
-    /// let photos: Promise<[Photo]> = Promise.all(files.map { upload($0) })
+    /// let uploaded: Promise<[Photo]> = Promise.all(photos.map { client.send(Photos.upload($0, to: review.id)) })
     /// ```
     public static func all<Element>(_ promises: [Promise<Element>]) -> Promise<[Element]>
     where Value == [Element] {

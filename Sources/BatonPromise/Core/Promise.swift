@@ -89,7 +89,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// ```swift
     /// func findOrders(named name: String) -> Promise<[Order]> {
     ///     Promise { progress, fulfill, reject, configure in
-    ///         let request = api.get("order_search", ["name": name]) { result in
+    ///         let request = legacyAPI.get("order_search", ["name": name]) { result in
     ///             switch result {
     ///             case .success(let orders): fulfill(orders)
     ///             case .failure(let error): reject(error)

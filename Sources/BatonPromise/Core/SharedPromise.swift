@@ -14,7 +14,7 @@ import BatonSupport
 /// - A share taken after the work settled settles at once the same way, cancelled included:
 ///   check ``isCancelled`` and start the work anew if you need its value.
 ///
-/// ```swift
+/// ```
 /// let download = SharedPromise(client.send(Image.get(id)))
 /// let forHeader = download.share()
 /// let forList = download.share()

@@ -13,7 +13,7 @@ extension Promise {
     /// settles, so the last one `body` sees is the latest. Returns this same promise.
     ///
     /// ```swift
-    /// client.download(Request<Data>(.get, "files/big"), to: file)
+    /// client.download(Request<Data>(.get, "files/big"), to: caches.appending(path: "big"))
     ///     .progress(every: .milliseconds(250)) { bar.update($0) }
     /// ```
     @discardableResult
@@ -34,7 +34,8 @@ extension Promise {
     /// report that completes the work. Returns this same promise.
     ///
     /// ```swift
-    /// upload.progress(everyFraction: 0.1) { print($0) }   // 0/3000000 bytes sent, 300000/3000000, …
+    /// client.send(Photos.upload(photoURL, to: review.id))
+    ///     .progress(everyFraction: 0.1) { print($0) }   // 0/3000000 bytes sent, 300000/3000000, …
     /// ```
     @discardableResult
     public func progress(
