@@ -12,7 +12,7 @@ let reviewWithPhotosScenario = Scenario(
     let files = try [300_000, 500_000, 700_000].enumerated().map { index, size in try session.photoFile("photo\(index).jpg", size: size) }
 
     // Steps of several statements infer their types here: what follows each is another such
-    // step, a handler, or `.value` (see the README's "A chain").
+    // step, a handler, or `.value` (see the article "Chains and the promise").
     let photos = try await client.send(FindOrders(name: "山田"))
         .success { orders in
             session.say("found \(orders.count) orders; reviewing order \(orders[0].id) of \(orders[0].name)")

@@ -1,7 +1,7 @@
 import BatonOpenSSL
 import Foundation
 
-/// The demo API that the README's "DemoServer" section describes, served over HTTP/1.1 on a real
+/// The demo API that the DemoServer article of Baton's documentation describes, served over HTTP/1.1 on a real
 /// loopback socket.
 ///
 /// Creating one starts it: it listens on `127.0.0.1` (never another address) before `init`

@@ -1,5 +1,5 @@
 /// How the demo server's token endpoint and token checks speak: the demo API's own dialect
-/// (the README's "DemoServer" section), or that of a strict RFC 6749 / RFC 6750 authorization server, so that
+/// (the DemoServer article of Baton's documentation), or that of a strict RFC 6749 / RFC 6750 authorization server, so that
 /// clients can be tested against both.
 public struct TokenStyle: Sendable, Equatable {
     enum Dialect: Sendable, Equatable {

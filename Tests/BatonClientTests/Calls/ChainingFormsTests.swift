@@ -2,7 +2,7 @@ import Baton
 import TestSupport
 import XCTest
 
-/// The chaining forms the README and the docs show, compiled as written: a step that returns
+/// The chaining forms the README and the articles show, compiled as written: a step that returns
 /// `Promise.all`, `sendEach`, `sendAll` or another call, in one-line and multi-statement closures.
 /// If a change to the overloads breaks inference, this file stops compiling; each form also runs,
 /// so a form that compiles into the wrong overload (a promise of a promise) fails its assertion.

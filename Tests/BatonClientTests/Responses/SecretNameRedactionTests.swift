@@ -6,7 +6,7 @@ import FoundationNetworking
 import TestSupport
 import XCTest
 
-/// Every name the README promises to hide, hidden wherever it travels (query, header, form, JSON
+/// Every name the documentation promises to hide, hidden wherever it travels (query, header, form, JSON
 /// and plain-text bodies, and the server's response quoted in an error), in every log line and in
 /// the error's sentence: names that match only by their pattern, the client's own names, and
 /// names compared ignoring case, `_` and `-`.

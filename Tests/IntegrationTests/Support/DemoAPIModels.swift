@@ -3,7 +3,7 @@ import DemoServer
 import Foundation
 import TestSupport
 
-/// The demo API (the README's "DemoServer" section) as an app would describe it to Baton: its values and its
+/// The demo API (the DemoServer article) as an app would describe it to Baton: its values and its
 /// endpoints, in both styles Baton offers (a type per call, and a namespace of `Request`
 /// factories). `Order` is shared with the client tests, in TestSupport.
 

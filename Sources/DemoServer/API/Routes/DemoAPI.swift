@@ -1,7 +1,7 @@
 import BatonSupport
 import Foundation
 
-/// The demo API (the README's "DemoServer" section) behind the HTTP layer: faults, authentication, routing and
+/// The demo API (the DemoServer article of Baton's documentation) behind the HTTP layer: faults, authentication, routing and
 /// the state every route reads and changes.
 ///
 /// Called concurrently from every connection thread; all mutable state sits behind one lock, held
