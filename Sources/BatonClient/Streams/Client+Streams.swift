@@ -54,10 +54,7 @@ extension Client {
     public func events<E: Endpoint>(
         _ endpoint: E, options: StreamOptions = StreamOptions(), each: @escaping @Sendable (E.Response, StreamControl) -> Void
     ) -> Promise<StreamEnd> where E.Response: Decodable & Sendable {
-        let control = StreamControl()
-        return StreamCall(
-            context: context, endpoint: endpoint, format: .serverSentEvents, options: options, handler: { each($0, control) }, control: control
-        ).start()
+        StreamCall(context: context, endpoint: endpoint, format: .serverSentEvents, options: options, stoppable: each).start()
     }
 
     /// The server-sent events of `endpoint`, as an `AsyncSequence`: see
@@ -92,10 +89,7 @@ extension Client {
     public func lines<E: Endpoint>(
         _ endpoint: E, options: StreamOptions = StreamOptions(), each: @escaping @Sendable (E.Response, StreamControl) -> Void
     ) -> Promise<StreamEnd> where E.Response: Decodable & Sendable {
-        let control = StreamControl()
-        return StreamCall(
-            context: context, endpoint: endpoint, format: .jsonLines, options: options, handler: { each($0, control) }, control: control
-        ).start()
+        StreamCall(context: context, endpoint: endpoint, format: .jsonLines, options: options, stoppable: each).start()
     }
 
     /// The JSON lines of `endpoint`, as an `AsyncSequence`: see ``lines(_:options:each:)-(_,_,(E.Response)->Void)``.

@@ -83,6 +83,15 @@ final class StreamCall<Base: Endpoint>: PromiseControl, Sendable where Base.Resp
         promise.wait(for: self)
     }
 
+    /// A stream whose handler is handed the stream's control with each element, to stop it.
+    convenience init(
+        context: CallContext, endpoint: Base, format: StreamFormat, options: StreamOptions,
+        stoppable each: @escaping @Sendable (Element, StreamControl) -> Void
+    ) {
+        let control = StreamControl()
+        self.init(context: context, endpoint: endpoint, format: format, options: options, handler: { each($0, control) }, control: control)
+    }
+
     // MARK: Starting
 
     /// Starts the stream, handing each element to the handler.
