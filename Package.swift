@@ -42,7 +42,7 @@ let package = Package(
         // over the wire), interceptors, responses, events, the entity store, downloads, streams.
         .target(name: "BatonClient", dependencies: ["BatonPromise", "BatonWire", "BatonSupport", "BatonOpenSSL"]),
         // Features that stand on the client through its public and `package` API, nothing deeper.
-        .target(name: "BatonAuth", dependencies: ["BatonClient", "BatonPromise", "BatonWire", "BatonSupport"]),
+        .target(name: "BatonAuth", dependencies: ["BatonClient", "BatonPromise", "BatonWire", "BatonSupport", "BatonOpenSSL"]),
         .target(name: "BatonImages", dependencies: ["BatonClient", "BatonPromise", "BatonWire", "BatonSupport"]),
         .target(name: "BatonUploads", dependencies: ["BatonClient", "BatonPromise", "BatonWire", "BatonSupport"]),
         // `import Baton`: one file re-exporting the layers and features above.

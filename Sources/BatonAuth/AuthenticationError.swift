@@ -22,8 +22,28 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private let name: String
 
-        /// The password grant failed: wrong credentials, or the token endpoint could not be reached.
+        /// Signing in failed: the token endpoint refused the grant (a wrong password, a code that
+        /// was used or expired, a client it does not know), could not be reached, or answered
+        /// something that is not a token; or the redirect that ended an authorization is not the
+        /// one this app started.
         public static let loginFailed = Kind(name: "loginFailed")
+        /// The user, or the authorization server, refused to grant access (`access_denied`): on the
+        /// authorization page of the code grant, or on the verification page of the device grant.
+        /// Nothing to retry unless the user wants to sign in after all.
+        public static let authorizationDenied = Kind(name: "authorizationDenied")
+        /// A device authorization expired before the user approved it (`expired_token`, or its
+        /// `expires_in` passed): start again with ``Authenticator/beginDeviceAuthorization(scope:)``.
+        public static let authorizationExpired = Kind(name: "authorizationExpired")
+        /// The authenticator is not set up for what was asked, such as the authorization code grant
+        /// without an ``Authenticator/Configuration/authorizationURL``: the description says which
+        /// setting to give. Nothing was sent.
+        public static let notConfigured = Kind(name: "notConfigured")
+        /// Revoking the refresh token at the ``Authenticator/Configuration/revocationURL`` failed.
+        /// The user is logged out here all the same; the server may keep the token until it expires.
+        public static let revocationFailed = Kind(name: "revocationFailed")
+        /// The authorization server's metadata (RFC 8414) could not be read or is not to be trusted:
+        /// see ``Authenticator/discover(issuer:configure:)``.
+        public static let discoveryFailed = Kind(name: "discoveryFailed")
         /// The token endpoint refused the refresh token (such as `invalid_grant`), or the access
         /// token expired with no refresh token to renew it. The credentials were cleared: the
         /// user must log in again.
@@ -53,19 +73,30 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
     /// ``Kind/notLoggedIn`` the API's `401`, with its `WWW-Authenticate` challenge. Kept whole, as
     /// `APIError.response` is; what Baton prints of it hides what `Redaction` names.
     public let response: HTTPResponse?
-    /// The error code of that response: RFC 6749's `error` (such as `invalid_grant`), or a `message`.
+    /// The authorization server's error code: RFC 6749's `error` (such as `invalid_grant`) of the
+    /// response, or of the redirect that ended an authorization; or a `message`.
     public let errorCode: String?
     /// The failure that stopped the exchange, such as an `APIError` for a timeout.
     public let underlyingError: (any Error)?
     /// Why, when neither a response nor an error says it.
     let detail: String?
+    /// What an `invalid_grant` answer means for the grant that was refused, as in `the username or
+    /// password is wrong`.
+    let refusedGrant: String?
+    /// Which endpoint ``response`` came from, as in `the token endpoint`.
+    let endpoint: String
 
-    init(_ kind: Kind, response: HTTPResponse? = nil, underlyingError: (any Error)? = nil, detail: String? = nil) {
+    init(
+        _ kind: Kind, response: HTTPResponse? = nil, underlyingError: (any Error)? = nil, detail: String? = nil,
+        errorCode: String? = nil, refusedGrant: String? = nil, endpoint: String = "the token endpoint"
+    ) {
+        self.endpoint = endpoint
         self.kind = kind
         self.response = response
-        self.errorCode = response.flatMap { TokenResponseReading.errorCode(in: $0) }
+        self.errorCode = errorCode ?? response.flatMap { TokenResponseReading.errorCode(in: $0) }
         self.underlyingError = underlyingError
         self.detail = detail
+        self.refusedGrant = refusedGrant
     }
 
     /// One sentence, as in `The session has ended: the token endpoint answered 400 Bad Request
@@ -73,22 +104,29 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         let cause = detail ?? answer ?? underlyingError.map { "\($0)" } ?? "no reason given"
         switch kind {
-        case .loginFailed where errorCode == "invalid_grant":
-            return "Logging in failed: \(Self.trimmed(cause)): the username or password is wrong."
+        case .loginFailed where errorCode == "invalid_grant" && refusedGrant != nil:
+            return "Logging in failed: \(Self.trimmed(cause)): \(refusedGrant ?? "")."
+        case .loginFailed where errorCode == "invalid_client":
+            return "Logging in failed: \(Self.trimmed(cause)): the server does not accept the app's client authentication; check the authenticator's clientAuthentication."
         case .loginFailed: return "Logging in failed: \(Self.trimmed(cause))."
+        case .authorizationDenied: return "The authorization was denied: \(Self.trimmed(cause)); the user can start signing in again."
+        case .authorizationExpired: return "The authorization expired: \(Self.trimmed(cause)); start signing in again."
+        case .notConfigured: return "The authenticator is not set up for this: \(Self.trimmed(cause)). Nothing was sent."
+        case .revocationFailed: return "Revoking the token failed: \(Self.trimmed(cause)); the user is logged out here, but the server may accept the token until it expires."
+        case .discoveryFailed: return "Discovering the authorization server failed: \(Self.trimmed(cause))."
         case .sessionExpired: return "The session has ended: \(Self.trimmed(cause)); log in again."
         case .refreshFailed: return "Refreshing the access token failed: \(Self.trimmed(cause)); the credentials were kept."
-        case .notLoggedIn: return "Not logged in: \(Self.trimmed(cause)); log in first with the authenticator's logIn(username:password:)."
+        case .notLoggedIn: return "Not logged in: \(Self.trimmed(cause)); sign in first with one of the authenticator's grants."
         case .tooManyRefreshes: return "The access token was not refreshed: \(Self.trimmed(cause))."
         default: return "Authentication failed (\(kind)): \(Self.trimmed(cause))."
         }
     }
 
-    /// The token endpoint's response in words, as in `the token endpoint answered 400 Bad Request (invalid_grant)`.
+    /// The server's response in words, as in `the token endpoint answered 400 Bad Request (invalid_grant)`.
     private var answer: String? {
         guard let response else { return nil }
         let code = errorCode.map { " (\(MessageText.escaped(String($0.prefix(80)))))" } ?? ""
-        return "the token endpoint answered \(response.statusCode) \(response.reasonPhrase)\(code)"
+        return "\(endpoint) answered \(response.statusCode) \(response.reasonPhrase)\(code)"
     }
 
     /// `text` without a final full stop, so that it can sit inside a sentence.

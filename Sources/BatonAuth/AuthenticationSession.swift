@@ -26,8 +26,28 @@ struct AuthenticationSession: Sendable {
     struct Launch: Sendable {
         var promise: Promise<Credentials>
         var shared: SharedPromise<Credentials>
-        var refreshToken: String
+        var renewal: Renewal
+        /// The grant of the credentials renewed, which the new ones keep.
+        var grant: Credentials.Grant?
         var session: Int
+    }
+
+    /// How credentials are renewed: with their refresh token (RFC 6749 §6), or, for a token of the
+    /// client credentials grant, by asking for a new one (§4.4.3 issues no refresh token).
+    enum Renewal: Sendable {
+        case refreshToken(String)
+        case clientCredentials
+
+        /// How `credentials` renew, `nil` when they cannot.
+        init?(of credentials: Credentials) {
+            if let refreshToken = credentials.refreshToken {
+                self = .refreshToken(refreshToken)
+            } else if credentials.grant == .clientCredentials {
+                self = .clientCredentials
+            } else {
+                return nil
+            }
+        }
     }
 
     /// The credentials of a new session (login, or read from the store).
@@ -61,7 +81,7 @@ struct AuthenticationSession: Sendable {
     /// however many at once, there is one refresh in flight at most.
     mutating func beginRefresh(limit: Int, window: Duration, now: ContinuousClock.Instant) -> Result<Refreshing, AuthenticationError> {
         if let refresh { return .success(.joined(refresh)) }
-        guard let refreshToken = credentials?.refreshToken else {
+        guard let credentials, let renewal = Renewal(of: credentials) else {
             let error = AuthenticationError(.sessionExpired, detail: "the access token expired and there is no refresh token to renew it")
             end(because: error)
             return .failure(error)
@@ -74,7 +94,7 @@ struct AuthenticationSession: Sendable {
         let promise = Promise<Credentials>(upstream: nil)
         let shared = SharedPromise(promise)
         refresh = shared
-        return .success(.started(Launch(promise: promise, shared: shared, refreshToken: refreshToken, session: number)))
+        return .success(.started(Launch(promise: promise, shared: shared, renewal: renewal, grant: credentials.grant, session: number)))
     }
 
     /// A refresh of session `session` ended. Returns whether its outcome still applies (the
@@ -101,7 +121,7 @@ struct AuthenticationSession: Sendable {
     /// the lifetime left now, so a token that lives shorter than the margin is not renewed on
     /// every request. `nil` without an expiry or a margin.
     static func refreshMoment(for credentials: Credentials, margin: Duration?, now: Date) -> Date? {
-        guard let margin, let expiresAt = credentials.expiresAt, credentials.refreshToken != nil else { return nil }
+        guard let margin, let expiresAt = credentials.expiresAt, Renewal(of: credentials) != nil else { return nil }
         let remaining = expiresAt.timeIntervalSince(now)
         guard remaining > 0 else { return now }
         return expiresAt - min(margin.timeInterval, remaining / 2)

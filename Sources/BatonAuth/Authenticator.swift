@@ -62,9 +62,10 @@ import BatonWire
 public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetrier {
     /// What the authenticator was set up with.
     public let configuration: Configuration
-    /// Talks to the token endpoint only: no interceptors, no retries, no redirects.
-    let tokenClient: Client
-    let tokenPath: EndpointPath
+    /// The token endpoint, and the device authorization and revocation endpoints when set.
+    let tokenEndpoint: FormEndpoint
+    let deviceEndpoint: FormEndpoint?
+    let revocationEndpoint: FormEndpoint?
     /// The only origin the token is sent to.
     let apiOrigin: Origin?
     let session = Lock(AuthenticationSession())
@@ -72,6 +73,9 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
     let storeAccess = Lock(())
     /// The wall clock expiry dates are read against; tests move it.
     let now: @Sendable () -> Date
+    /// How long the device grant really waits when the server asks for a pause: the pause itself,
+    /// except in tests, which move a clock instead.
+    let pollPause: @Sendable (Duration) -> Duration
 
     /// Creates an authenticator for the token endpoint at `tokenURL`, letting `configure` change any
     /// other setting.
@@ -85,27 +89,27 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
 
     /// Creates an authenticator. Saved credentials are read from the store when first needed.
     ///
-    /// - Throws: `ConfigurationError` when the token URL cannot work (no scheme, a scheme
-    ///   other than http or https, no host).
+    /// - Throws: `ConfigurationError` when the token URL, or another endpoint's URL that is set,
+    ///   cannot work (no scheme, a scheme other than http or https, no host).
     public convenience init(configuration: Configuration) throws(ConfigurationError) {
         try self.init(configuration: configuration, clock: { Date() })
     }
 
     /// An authenticator reading the time from `clock`.
-    init(configuration: Configuration, clock: @escaping @Sendable () -> Date) throws(ConfigurationError) {
+    init(
+        configuration: Configuration, clock: @escaping @Sendable () -> Date,
+        pollPause: @escaping @Sendable (Duration) -> Duration = { $0 }
+    ) throws(ConfigurationError) {
         self.configuration = configuration
         now = clock
+        self.pollPause = pollPause
         apiOrigin = Origin(configuration.apiURL ?? configuration.tokenURL)
-        let (base, path) = Self.split(configuration.tokenURL)
-        tokenPath = path
-        tokenClient = try Client(baseURL: base, transport: configuration.transport) { client in
-            client.retryPolicy = nil
-            // A redirected token request would carry a password or refresh token elsewhere.
-            client.redirects = RedirectPolicy(follows: false)
-            client.deadline = configuration.refreshTimeout
-            client.timeout = configuration.refreshTimeout
-            // A token response is a few hundred bytes; a server sending more is not a token endpoint.
-            client.maximumResponseSize = 64 << 10
+        tokenEndpoint = try FormEndpoint(url: configuration.tokenURL, configuration: configuration)
+        deviceEndpoint = try configuration.deviceAuthorizationURL.map { url throws(ConfigurationError) in
+            try FormEndpoint(url: url, configuration: configuration)
+        }
+        revocationEndpoint = try configuration.revocationURL.map { url throws(ConfigurationError) in
+            try FormEndpoint(url: url, configuration: configuration)
         }
     }
 
@@ -115,14 +119,6 @@ public final class Authenticator: RequestInterceptor, PromptAdapter, PromptRetri
     public var credentials: Credentials? {
         loadIfNeeded()
         return session.withLock(annotating: self) { $0.credentials }
-    }
-
-    /// Forgets the credentials, in memory and in the store. Requests then go without a token; a
-    /// refresh in flight no longer changes anything.
-    public func logOut() {
-        session.withLock(annotating: self) { $0.end(because: nil) }
-        persist()
-        emit(AuthenticationEvent(.loggedOut))
     }
 
     /// Renews the access token now, or joins the renewal in flight, and returns the new credentials.

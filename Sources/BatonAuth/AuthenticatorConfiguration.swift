@@ -5,9 +5,21 @@ extension Authenticator {
     /// Everything an ``Authenticator`` is set up with. Each default is stated where it is declared;
     /// they fit an RFC 6749 authorization server.
     public struct Configuration: Sendable {
-        /// The token endpoint, where the password grant and refreshes are posted, such as
+        /// The token endpoint, where every grant and refresh is posted, such as
         /// `https://api.example.com/oauth/token`.
         public var tokenURL: URL
+        /// The authorization endpoint, the page ``Authenticator/beginAuthorization(redirectURI:scope:additionalParameters:)``
+        /// sends the user to, such as `https://auth.example.com/authorize`. Needed for the
+        /// authorization code grant only. Default `nil`.
+        public var authorizationURL: URL?
+        /// The device authorization endpoint (RFC 8628 §3.1), such as
+        /// `https://auth.example.com/device_authorization`. Needed for the device grant only.
+        /// Default `nil`.
+        public var deviceAuthorizationURL: URL?
+        /// The revocation endpoint (RFC 7009), such as `https://auth.example.com/revoke`. When set,
+        /// ``Authenticator/logOut()`` revokes the refresh token there. Default `nil`: logging out
+        /// forgets the tokens here only.
+        public var revocationURL: URL?
         /// The API the access token is for: only requests to its origin (scheme, host and port)
         /// carry the token, whichever client sends them. `nil` (the default) means the origin of
         /// ``tokenURL``; set it when the token endpoint is elsewhere, such as
@@ -17,7 +29,7 @@ extension Authenticator {
         public var fields: TokenResponseFields = .rfc6749
         /// How the app authenticates itself to the token endpoint. Default ``ClientAuthentication/none``.
         public var clientAuthentication: ClientAuthentication = .none
-        /// The `scope` asked for at login, if any.
+        /// The `scope` asked for at login, by every grant, if any.
         public var scope: String?
         /// Which responses mean the access token expired. Default ``ExpiredTokenDetection/default``.
         public var expiredToken: ExpiredTokenDetection = .default

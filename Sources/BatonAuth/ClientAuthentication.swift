@@ -1,8 +1,12 @@
 import Foundation
 import BatonClient
 
-/// How an ``Authenticator`` identifies the app itself to the token endpoint (RFC 6749 §2.3):
-/// not at all, with the client id and secret in the form body, or with HTTP Basic.
+/// How an ``Authenticator`` identifies the app itself to the authorization server (RFC 6749 §2.3):
+/// not at all, with the client id (and secret) in the form body, or with HTTP Basic.
+///
+/// An app on a phone or a computer is a public client: it has an id but cannot keep a secret, so it
+/// uses ``formBody(clientID:secret:)`` without one. The authorization code and device grants need
+/// the id; the client credentials grant needs a secret too.
 ///
 /// ```swift
 /// let authenticator = try Authenticator(tokenURL: api.appending(path: "tokens")) { configuration in
@@ -31,6 +35,22 @@ public struct ClientAuthentication: Sendable {
     /// requires: what every authorization server must support.
     public static func basic(clientID: String, secret: String) -> ClientAuthentication {
         ClientAuthentication(method: .basic(clientID: clientID, secret: secret))
+    }
+
+    /// The client id, which the authorization code and device grants send the user's consent to.
+    var clientID: String? {
+        switch method {
+        case .none: nil
+        case .formBody(let id, _), .basic(let id, _): id
+        }
+    }
+
+    /// Whether the app proves who it is with a secret: what the client credentials grant needs.
+    var hasSecret: Bool {
+        switch method {
+        case .none, .formBody(_, nil): false
+        case .formBody, .basic: true
+        }
     }
 
     /// The form fields to add to a token request.

@@ -119,6 +119,7 @@ public final class DemoServer: Sendable {
         port = server.port
         // A numeric loopback URL always parses.
         baseURL = URL(string: "\(configuration.tls == nil ? "http" : "https")://127.0.0.1:\(server.port)")!
+        api.origin.withLock { $0 = baseURL.absoluteString }
     }
 
     /// Starts a server; the same as `init(configuration:)`, spelled as what it does.

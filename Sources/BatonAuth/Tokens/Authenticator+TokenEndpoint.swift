@@ -5,38 +5,62 @@ import FoundationNetworking
 import BatonPromise
 import BatonClient
 
-/// The authenticator's exchanges with the token endpoint: the password grant, refreshes, and what
-/// their responses mean.
+/// The authenticator's exchanges with the token endpoint: a grant that begins a session, the
+/// refreshes that keep it, and what their responses mean.
 extension Authenticator {
     /// Logs in with the resource owner password credentials grant (RFC 6749 §4.3) and returns the
     /// new credentials, which every request then uses; they are saved in the store.
+    ///
+    /// A legacy grant: the OAuth 2.0 Security Best Current Practice (RFC 9700 §2.4) says it must not
+    /// be used, since the app sees the user's password. Sign users in with
+    /// ``beginAuthorization(redirectURI:scope:additionalParameters:)`` where the server allows it;
+    /// this remains for servers that offer nothing else, such as the demo API.
     ///
     /// Fails with an ``AuthenticationError`` of kind ``AuthenticationError/Kind/loginFailed``,
     /// with the token endpoint's response when there was one (`invalid_grant` for a wrong password).
     /// The password is sent in the form body and kept nowhere.
     public func logIn(username: String, password: String) -> Promise<Credentials> {
-        var fields: [(name: String, value: String)] = [("grant_type", "password"), ("username", username), ("password", password)]
+        var fields: [FormEndpoint.Field] = [("grant_type", "password"), ("username", username), ("password", password)]
         if let scope = configuration.scope { fields.append(("scope", scope)) }
-        return tokenClient.send(tokenRequest(fields)).then { [self] result in
-            let credentials: Credentials
-            switch result {
-            case .success(let response):
-                guard (200..<300).contains(response.statusCode) else { throw AuthenticationError(.loginFailed, response: response) }
-                do throws(TokenResponseReading.Unusable) {
-                    credentials = try TokenResponseReading.credentials(from: response, fields: configuration.fields, previousRefreshToken: nil, now: now())
-                } catch {
-                    throw AuthenticationError(.loginFailed, detail: error.reason)
-                }
-            case .failure(let error) where error.isCancellation:
-                throw error
-            case .failure(let error):
-                throw AuthenticationError(.loginFailed, underlyingError: error)
-            }
-            session.withLock(annotating: self) { $0.begin(with: credentials, margin: configuration.proactiveRefreshMargin, now: now()) }
-            persist()
-            emit(AuthenticationEvent(.loggedIn))
+        return logIn(granting: fields, refusedGrant: "the username or password is wrong")
+    }
+
+    /// Posts a grant's `fields` to the token endpoint and begins a session with the credentials it
+    /// answers; `refusedGrant` says what an `invalid_grant` answer means for this grant.
+    func logIn(granting fields: [FormEndpoint.Field], as grant: Credentials.Grant? = nil, refusedGrant: String) -> Promise<Credentials> {
+        tokenEndpoint.post(fields).then { [self] result in
+            var credentials = try loginCredentials(from: result, refusedGrant: refusedGrant)
+            credentials.grant = grant
+            begin(credentials)
             return credentials
         }
+    }
+
+    /// The credentials a grant's exchange answered, or the ``AuthenticationError`` of kind
+    /// ``AuthenticationError/Kind/loginFailed`` that says why there are none (a cancellation stays one).
+    func loginCredentials(from result: Result<HTTPResponse, any Error>, refusedGrant: String) throws -> Credentials {
+        switch result {
+        case .success(let response):
+            guard (200..<300).contains(response.statusCode) else {
+                throw AuthenticationError(.loginFailed, response: response, refusedGrant: refusedGrant)
+            }
+            do throws(TokenResponseReading.Unusable) {
+                return try TokenResponseReading.credentials(from: response, fields: configuration.fields, previousRefreshToken: nil, now: now())
+            } catch {
+                throw AuthenticationError(.loginFailed, detail: error.reason)
+            }
+        case .failure(let error) where error.isCancellation:
+            throw error
+        case .failure(let error):
+            throw AuthenticationError(.loginFailed, underlyingError: error)
+        }
+    }
+
+    /// Makes `credentials` the session's, saves them and announces the login.
+    func begin(_ credentials: Credentials) {
+        session.withLock(annotating: self) { $0.begin(with: credentials, margin: configuration.proactiveRefreshMargin, now: now()) }
+        persist()
+        emit(AuthenticationEvent(.loggedIn))
     }
 
     /// Sends the refresh request of `launch` and settles its promise once the outcome is applied:
@@ -45,13 +69,23 @@ extension Authenticator {
         // The authenticator's own share, never cancelled: the refresh runs to its end even if
         // every waiting request is cancelled, so that a rotated refresh token is never lost.
         _ = launch.shared.share()
-        var fields: [(name: String, value: String)] = [("grant_type", "refresh_token"), ("refresh_token", launch.refreshToken)]
+        var fields: [FormEndpoint.Field]
+        let previousRefreshToken: String?
+        switch launch.renewal {
+        case .refreshToken(let refreshToken):
+            fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
+            previousRefreshToken = refreshToken
+        case .clientCredentials:
+            fields = [("grant_type", "client_credentials")]
+            previousRefreshToken = nil
+        }
         if let scope = configuration.scope { fields.append(("scope", scope)) }
-        let exchange = tokenClient.send(tokenRequest(fields))
+        let exchange = tokenEndpoint.post(fields)
         launch.promise.wait(for: exchange)
         exchange.subscribe { [self] event in
             guard case .settled(let outcome) = event else { return }
-            let result = refreshResult(Promise<HTTPResponse>.result(of: outcome), previousRefreshToken: launch.refreshToken)
+            let result = refreshResult(Promise<HTTPResponse>.result(of: outcome), previousRefreshToken: previousRefreshToken)
+                .map { renewed in var renewed = renewed; renewed.grant = launch.grant; return renewed }
             let margin = configuration.proactiveRefreshMargin
             let applies = session.withLock(annotating: self) {
                 $0.finishRefresh(launch.shared, session: launch.session, result: result, margin: margin, now: now())
@@ -74,7 +108,7 @@ extension Authenticator {
 
     /// What a refresh's exchange means: new credentials, an ended session (the endpoint refused the
     /// refresh token), or a failed refresh (anything else).
-    private func refreshResult(_ result: Result<HTTPResponse, any Error>, previousRefreshToken: String) -> Result<Credentials, AuthenticationError> {
+    private func refreshResult(_ result: Result<HTTPResponse, any Error>, previousRefreshToken: String?) -> Result<Credentials, AuthenticationError> {
         switch result {
         case .success(let response) where (200..<300).contains(response.statusCode):
             do throws(TokenResponseReading.Unusable) {
@@ -92,22 +126,5 @@ extension Authenticator {
         case .failure(let error):
             return .failure(AuthenticationError(.refreshFailed, underlyingError: error))
         }
-    }
-
-    /// A request to the token endpoint with `fields` and the client authentication.
-    private func tokenRequest(_ fields: [(name: String, value: String)]) -> TokenRequest {
-        var headers = configuration.clientAuthentication.headers
-        headers["Accept"] = "application/json"
-        return TokenRequest(path: tokenPath, headers: headers, body: .form(fields + configuration.clientAuthentication.formFields))
-    }
-
-    /// The token URL as a base URL and a last path segment, since a client's paths are relative.
-    static func split(_ url: URL) -> (URL, EndpointPath) {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return (url, "") }
-        let path = components.percentEncodedPath
-        guard let slash = path.lastIndex(of: "/") else { return (url, "") }
-        let last = String(path[path.index(after: slash)...])
-        components.percentEncodedPath = String(path[..<slash])
-        return (components.url ?? url, EndpointPath(stringLiteral: last))
     }
 }

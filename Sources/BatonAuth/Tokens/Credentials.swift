@@ -14,6 +14,15 @@ public struct Credentials: Codable, Sendable, Equatable {
     public var refreshToken: String?
     /// When the access token expires, if the server said (`expires_in`).
     public var expiresAt: Date?
+    /// How the session renews without a refresh token: set on tokens of the client credentials
+    /// grant, which are renewed by asking for a new one. Saved with the credentials, so that a
+    /// service's session read back from its store after a restart renews the same way.
+    var grant: Grant?
+
+    /// A grant that can be asked for again when its token expires.
+    enum Grant: String, Codable, Sendable {
+        case clientCredentials = "client_credentials"
+    }
 
     /// Credentials with the given tokens and expiry.
     public init(accessToken: String, refreshToken: String? = nil, expiresAt: Date? = nil) {

@@ -24,15 +24,21 @@ enum TokenResponseReading {
             throw Unusable(reason: "the token endpoint's answer has no \"\(fields.accessToken)\" string; \(Self.fieldNames(of: object))"
                 + " (set the authenticator's configuration.fields, a TokenResponseFields, to read other names)")
         }
-        // RFC 6750's b64token is visible ASCII; anything else could not be sent in a header.
-        guard access.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw Unusable(reason: "the access token holds characters a header cannot carry")
-        }
+        try checkHeaderSafe(access)
         if let type = object[fields.tokenType] as? String, type.lowercased() != "bearer" {
             throw Unusable(reason: "the token endpoint issued a \"\(type.prefix(40))\" token, and only Bearer tokens are supported")
         }
         let refresh = (object[fields.refreshToken] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? previousRefreshToken
         return Credentials(accessToken: access, refreshToken: refresh, expiresAt: lifetime(object[fields.expiresIn]).map { now + $0 })
+    }
+
+    /// Refuses an access token that is empty or is not visible ASCII (RFC 6750's b64token is): it
+    /// could not be sent in a header, and a line break in it would forge header lines.
+    static func checkHeaderSafe(_ access: String) throws(Unusable) {
+        guard !access.isEmpty else { throw Unusable(reason: "the access token is empty") }
+        guard access.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw Unusable(reason: "the access token holds characters a header cannot carry")
+        }
     }
 
     /// The names of `object`'s fields, never their values, as in `its fields are "token" and
@@ -48,13 +54,7 @@ enum TokenResponseReading {
     /// `expires_in` as seconds: a number, or a string of digits as some servers send; at most ten
     /// years, so that no response can overflow a date.
     private static func lifetime(_ value: Any?) -> TimeInterval? {
-        let seconds: Double?
-        switch value {
-        case let number as NSNumber: seconds = number.doubleValue
-        case let text as String: seconds = Double(text)
-        default: seconds = nil
-        }
-        guard let seconds, seconds.isFinite, seconds >= 0 else { return nil }
+        guard let seconds = JSONSeconds.read(value), seconds >= 0 else { return nil }
         return min(seconds, 10 * 365 * 86_400)
     }
 

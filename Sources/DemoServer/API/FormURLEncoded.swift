@@ -42,3 +42,32 @@ enum FormURLEncoded {
         return String(bytes: bytes, encoding: .utf8)
     }
 }
+
+extension FormURLEncoded {
+    /// `pairs` as `name=value&...`, every byte but letters, digits and `*-._` escaped, a space as `+`.
+    static func encode(_ pairs: [(name: String, value: String)]) -> String {
+        pairs.map { escaped($0.name) + "=" + escaped($0.value) }.joined(separator: "&")
+    }
+
+    private static func escaped(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: " "):
+                result += "+"
+            default:
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return result
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

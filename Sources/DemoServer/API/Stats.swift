@@ -20,6 +20,16 @@ extension DemoServer {
         public var tokenRefreshes = 0
         /// `refresh_tokens_rejected`: refresh-token grants refused (unknown, used or revoked token).
         public var refreshTokensRejected = 0
+        /// `code_exchanges`: authorization codes exchanged for tokens at `POST /tokens`.
+        public var codeExchanges = 0
+        /// `client_credentials_grants`: tokens issued to the demo service by the client credentials grant.
+        public var clientCredentialsGrants = 0
+        /// `device_authorizations`: device codes issued by `POST /device_authorization`.
+        public var deviceAuthorizations = 0
+        /// `device_polls`: polls of the token endpoint with a device code, answered or not.
+        public var devicePolls = 0
+        /// `tokens_revoked`: known tokens revoked by `POST /revoke`.
+        public var tokensRevoked = 0
         /// `photos_stored`: photos stored by `POST /reviews/:id/photos`.
         public var photosStored = 0
         /// `malformed`: requests the HTTP layer refused before routing: malformed, too large, or
@@ -58,6 +68,11 @@ extension DemoServer {
             case requests, logins, malformed
             case tokenRefreshes = "token_refreshes"
             case refreshTokensRejected = "refresh_tokens_rejected"
+            case codeExchanges = "code_exchanges"
+            case clientCredentialsGrants = "client_credentials_grants"
+            case deviceAuthorizations = "device_authorizations"
+            case devicePolls = "device_polls"
+            case tokensRevoked = "tokens_revoked"
             case photosStored = "photos_stored"
             case connectionsAccepted = "connections_accepted"
             case tlsHandshakes = "tls_handshakes"
@@ -81,6 +96,11 @@ extension DemoServer {
                 (CodingKeys.logins.rawValue, .integer(logins)),
                 (CodingKeys.tokenRefreshes.rawValue, .integer(tokenRefreshes)),
                 (CodingKeys.refreshTokensRejected.rawValue, .integer(refreshTokensRejected)),
+                (CodingKeys.codeExchanges.rawValue, .integer(codeExchanges)),
+                (CodingKeys.clientCredentialsGrants.rawValue, .integer(clientCredentialsGrants)),
+                (CodingKeys.deviceAuthorizations.rawValue, .integer(deviceAuthorizations)),
+                (CodingKeys.devicePolls.rawValue, .integer(devicePolls)),
+                (CodingKeys.tokensRevoked.rawValue, .integer(tokensRevoked)),
                 (CodingKeys.photosStored.rawValue, .integer(photosStored)),
                 (CodingKeys.malformed.rawValue, .integer(malformed)),
                 (CodingKeys.connectionsAccepted.rawValue, .integer(connectionsAccepted)),

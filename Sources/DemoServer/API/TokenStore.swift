@@ -27,6 +27,20 @@ struct TokenStore: Sendable {
         return pair
     }
 
+    /// An access token alone, as the client credentials grant issues (RFC 6749 §4.4.3).
+    mutating func issueAccessToken(lifetime: Duration, now: ContinuousClock.Instant) -> String {
+        accessExpiry = accessExpiry.filter { $0.value > now }
+        let access = Self.randomToken(prefix: "at_")
+        accessExpiry[access] = now.advanced(by: lifetime)
+        return access
+    }
+
+    /// Stops `token` working, whether it is a refresh or an access token (RFC 7009 §2.1); says
+    /// whether it was known.
+    mutating func revoke(_ token: String) -> Bool {
+        refreshTokens.remove(token) != nil || accessExpiry.removeValue(forKey: token) != nil
+    }
+
     func check(access token: String, now: ContinuousClock.Instant) -> Check {
         guard let expiry = accessExpiry[token], expiry > now else { return .invalid }
         return .valid
@@ -43,7 +57,7 @@ struct TokenStore: Sendable {
         accessExpiry.removeAll()
     }
 
-    private static func randomToken(prefix: String) -> String {
+    static func randomToken(prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let digits = Array("0123456789abcdef")
         return prefix + String((0..<32).map { _ in digits[Int(generator.next() % 16)] })

@@ -1,6 +1,8 @@
 import Foundation
 
-/// `POST /tokens`: the OAuth 2.0 password grant (RFC 6749 §4.3) and refresh (§6) of the demo.
+/// `POST /tokens`: the demo's token endpoint, for every grant it speaks: the password grant (RFC
+/// 6749 §4.3), refresh (§6), the authorization code with PKCE (§4.1, RFC 7636), client credentials
+/// (§4.4) and the device code (RFC 8628 §3.4).
 extension DemoAPI {
     static let demoUsername = "demo"
     static let demoPassword = "demo"
@@ -23,8 +25,17 @@ extension DemoAPI {
         }
     }
 
+    /// A new access and refresh token, counted by `count`.
+    func issuePair(now: ContinuousClock.Instant, count: (inout DemoServer.Stats) -> Void) -> (access: String, refresh: String?) {
+        state.withLock { state in
+            count(&state.stats)
+            let pair = state.tokens.issue(lifetime: tokenLifetime, now: now)
+            return (pair.access, pair.refresh)
+        }
+    }
+
     /// RFC 6749 §2.3.1: `Authorization: Basic` with the form-encoded client id and secret.
-    private func authenticateClient(_ head: HTTPRequestHead, id: String, secret: String) throws(Refusal) {
+    func authenticateClient(_ head: HTTPRequestHead, id: String, secret: String) throws(Refusal) {
         let refusal = Refusal(.message(401, "invalid_client", headers: [("WWW-Authenticate", "Basic realm=\"demo\"")]))
         let parts = (head.headers["Authorization"] ?? "").split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "basic",
@@ -49,7 +60,8 @@ extension DemoAPI {
         case .json:
             throw Refusal(400, "invalid_request")
         }
-        let pair: TokenStore.Pair
+        let issued: (access: String, refresh: String?)
+        let now = tokenClock()
         switch fields["grant_type"] {
         case nil:
             throw Refusal(400, "invalid_request")
@@ -60,14 +72,9 @@ extension DemoAPI {
             guard username == Self.demoUsername, password == Self.demoPassword else {
                 throw Refusal(400, "invalid_grant")
             }
-            let now = tokenClock()
-            pair = state.withLock { state in
-                state.stats.logins += 1
-                return state.tokens.issue(lifetime: tokenLifetime, now: now)
-            }
+            issued = issuePair(now: now) { $0.logins += 1 }
         case "refresh_token":
             guard let refresh = fields["refresh_token"] else { throw Refusal(400, "invalid_request") }
-            let now = tokenClock()
             let rotated = state.withLock { state in
                 let rotated = state.tokens.rotate(refresh: refresh, lifetime: tokenLifetime, now: now)
                 if rotated == nil {
@@ -78,22 +85,25 @@ extension DemoAPI {
                 return rotated
             }
             guard let rotated else { throw Refusal(400, "invalid_grant") }
-            pair = rotated
+            issued = (rotated.access, rotated.refresh)
+        case "authorization_code":
+            issued = try exchangeCode(fields, exchange.head, now: now)
+        case "client_credentials":
+            try authenticateService(fields, exchange.head)
+            issued = state.withLock { state in
+                state.stats.clientCredentialsGrants += 1
+                return (state.tokens.issueAccessToken(lifetime: tokenLifetime, now: now), nil)
+            }
+        case Self.deviceCodeGrant:
+            issued = try answerDevicePoll(fields, now: now)
         default:
             throw Refusal(400, "unsupported_grant_type")
         }
-        if tokenStyle != .demo {
-            return .json(200, .object([
-                ("access_token", .string(pair.access)),
-                ("token_type", .string("Bearer")),
-                ("expires_in", .integer(expiresIn)),
-                ("refresh_token", .string(pair.refresh)),
-            ]), headers: [("Cache-Control", "no-store")])
-        }
-        return .json(200, .object([
-            ("token", .string(pair.access)),
-            ("refresh_token", .string(pair.refresh)),
-            ("expires_in", .integer(expiresIn)),
-        ]), headers: [("Cache-Control", "no-store")])
+        var members: [(String, JSONValue)] = tokenStyle != .demo
+            ? [("access_token", .string(issued.access)), ("token_type", .string("Bearer"))]
+            : [("token", .string(issued.access))]
+        members.append(("expires_in", .integer(expiresIn)))
+        if let refresh = issued.refresh { members.append(("refresh_token", .string(refresh))) }
+        return .json(200, .object(members), headers: [("Cache-Control", "no-store")])
     }
 }

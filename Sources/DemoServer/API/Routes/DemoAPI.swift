@@ -10,6 +10,8 @@ final class DemoAPI: HTTPHandler {
     struct State: Sendable {
         var data: DemoData
         var tokens = TokenStore()
+        /// Authorization and device codes waiting for their next step.
+        var grants = GrantStore()
         var stats = DemoServer.Stats()
         /// Requests seen per exact `X-Demo-Fault` value, for `times=K`.
         var faultCounts: [String: Int] = [:]
@@ -44,6 +46,9 @@ final class DemoAPI: HTTPHandler {
     /// The time token lifetimes are measured against.
     let tokenClock: @Sendable () -> ContinuousClock.Instant
     let state: Locked<State>
+    /// The server's own origin, as in `http://127.0.0.1:8080`: the issuer of its metadata, and
+    /// the address of its device verification page. Set once the port is known.
+    let origin = Locked("")
     /// `bytes_sent`, under a lock of its own: it is counted at every write of every connection,
     /// which would otherwise wait on the lock every request takes.
     let bytesSent = Locked(0)
@@ -168,6 +173,11 @@ final class DemoAPI: HTTPHandler {
         case .book: try .whole(found(DemoData.bookJSON(match.id)))
         case .user: try .whole(found(DemoData.userJSON(match.id)))
         case .tokens: try .whole(issueTokens(exchange))
+        case .authorize: try .whole(authorize(exchange.head))
+        case .deviceAuthorization: try .whole(authorizeDevice(exchange))
+        case .deviceVerification: try .whole(verifyDevice(exchange))
+        case .revoke: try .whole(revoke(exchange))
+        case .metadata: .whole(metadata())
         case .redirect: try .whole(redirect(exchange.head))
         case .echo: .whole(echo(exchange))
         case .stats: .whole(.json(200, stats.json))

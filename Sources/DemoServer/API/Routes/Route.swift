@@ -2,6 +2,9 @@
 enum Route: CaseIterable, Sendable {
     case health, orderSearch, order, facility, createReview, review, createPhoto, photo, replacePhoto, book, user
     case tokens
+    /// The authorization server beside the token endpoint: the code grant's page, the device
+    /// grant's endpoints, revocation and metadata.
+    case authorize, deviceAuthorization, deviceVerification, revoke, metadata
     case redirect, echo, stats, reset, expireTokens
     /// Streamed: an event stream, or JSON lines.
     case photoStates, orderLines, demoEvents, demoLines
@@ -9,9 +12,9 @@ enum Route: CaseIterable, Sendable {
     /// The method it answers; nil for "any method". HEAD is served by every GET route.
     var method: String? {
         switch self {
-        case .health, .orderSearch, .order, .facility, .review, .photo, .book, .user, .stats: "GET"
+        case .health, .orderSearch, .order, .facility, .review, .photo, .book, .user, .stats, .authorize, .metadata: "GET"
         case .photoStates, .orderLines, .demoEvents, .demoLines: "GET"
-        case .createReview, .createPhoto, .tokens, .reset, .expireTokens: "POST"
+        case .createReview, .createPhoto, .tokens, .reset, .expireTokens, .deviceAuthorization, .deviceVerification, .revoke: "POST"
         case .replacePhoto: "PUT"
         case .redirect, .echo: nil
         }
@@ -31,6 +34,11 @@ enum Route: CaseIterable, Sendable {
         case .book: "/books/:id"
         case .user: "/users/:id"
         case .tokens: "/tokens"
+        case .authorize: "/authorize"
+        case .deviceAuthorization: "/device_authorization"
+        case .deviceVerification: "/device"
+        case .revoke: "/revoke"
+        case .metadata: "/.well-known/oauth-authorization-server"
         case .redirect: "/_demo/redirect"
         case .echo: "/_demo/echo"
         case .stats: "/_demo/stats"
@@ -46,6 +54,7 @@ enum Route: CaseIterable, Sendable {
     var requiresToken: Bool {
         switch self {
         case .health, .tokens, .redirect, .echo, .stats, .reset, .expireTokens, .demoEvents, .demoLines: false
+        case .authorize, .deviceAuthorization, .deviceVerification, .revoke, .metadata: false
         default: true
         }
     }
