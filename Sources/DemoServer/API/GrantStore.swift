@@ -4,8 +4,8 @@ import Foundation
 /// What the demo's authorization server remembers between the steps of a grant: the authorization
 /// codes it issued (RFC 6749 §4.1, with their PKCE challenges) and the device codes (RFC 8628).
 ///
-/// Bounded whatever clients send: expired entries are forgotten whenever a new one is issued, and
-/// at most ``capacity`` of each kind are held; past that, issuing is refused.
+/// Bounded whatever clients send: at most ``capacity`` of each kind are held; when full, the
+/// expired ones are forgotten, and if none has expired, issuing is refused.
 struct GrantStore: Sendable {
     /// How many codes of each kind may be outstanding at once.
     static let capacity = 10_000
@@ -43,7 +43,8 @@ struct GrantStore: Sendable {
 
     /// A new code for the consent of `clientID`, to be sent back to `redirectURI`; `nil` when full.
     mutating func issueCode(clientID: String, redirectURI: String, challenge: String, now: ContinuousClock.Instant) -> String? {
-        codes = codes.filter { $0.value.expiresAt > now }
+        // Expired codes are swept only when the store is full, so that issuing stays cheap.
+        if codes.count >= Self.capacity { codes = codes.filter { $0.value.expiresAt > now } }
         guard codes.count < Self.capacity else { return nil }
         let code = TokenStore.randomToken(prefix: "ac_")
         codes[code] = AuthorizationCode(clientID: clientID, redirectURI: redirectURI, challenge: challenge, expiresAt: now + Self.codeLifetime)
@@ -73,7 +74,7 @@ struct GrantStore: Sendable {
 
     /// A new device code and its user code; `nil` when full.
     mutating func issueDeviceCode(now: ContinuousClock.Instant) -> (deviceCode: String, userCode: String)? {
-        devices = devices.filter { $0.value.expiresAt > now }
+        if devices.count >= Self.capacity { devices = devices.filter { $0.value.expiresAt > now } }
         guard devices.count < Self.capacity else { return nil }
         let deviceCode = TokenStore.randomToken(prefix: "dc_")
         var userCode: String

@@ -33,16 +33,6 @@ final class AuthenticationIntegrationTests: IntegrationTestCase {
         try makeClient(of: server, authorized: false) { $0.interceptors = [authenticator] }
     }
 
-    /// Sends `count` `GET /orders/:id` at once and returns their outcomes.
-    private func sendOrders(_ count: Int, through client: Client) async -> [Result<Order, any Error>] {
-        let promises = (0..<count).map { client.send(Request<Order>(.get, "orders/\($0 % 8 + 1)")) }
-        var results: [Result<Order, any Error>] = []
-        for promise in promises {
-            do { results.append(.success(try await promise.value)) } catch { results.append(.failure(error)) }
-        }
-        return results
-    }
-
     // MARK: Login
 
     func test_logIn_returnsCredentials_andRequestsCarryTheToken() async throws {
