@@ -2,6 +2,7 @@
 // the demo API's calls, and an app's own pieces (a progress bar, a screen to show things on).
 // `.ci/readme-check` compiles each README block beside this file.
 import Baton
+import DemoServer
 import Foundation
 
 struct Order: Decodable, Sendable { var id: Int; var name: String }
@@ -98,3 +99,15 @@ struct LegacyAPI {
     func get(_ path: String, _ query: [String: String], completion: @escaping @Sendable (Result<[Order], any Error>) -> Void) -> Call { Call() }
 }
 let legacyAPI = LegacyAPI()
+
+// What the sign-in examples take from their surroundings: the demo server the authentication
+// article starts in its first example, the authenticator it made, and the browser an app opens.
+let server = try! DemoServer.start()
+let auth = authenticator
+/// Stands for the system's browser: opens `url` and returns the URL the authorization server
+/// redirected back to (`ASWebAuthenticationSession` on Apple platforms).
+func openInBrowser(_ url: URL) async throws -> URL { url }
+let callback = URL(string: "com.example.app:/signed-in?code=c&state=s")!
+let access = "access token"
+let refresh: String? = "refresh token"
+let expiry: Date? = Date(timeIntervalSinceNow: 3600)

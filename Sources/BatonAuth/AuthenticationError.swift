@@ -2,14 +2,21 @@ import Foundation
 import BatonClient
 import BatonWire
 
-/// Logging in or renewing the access token failed: what an ``Authenticator`` fails calls with.
+/// Signing in, renewing the access token, revoking it or discovering the authorization server
+/// failed: what an ``Authenticator`` fails calls and its own promises with.
 ///
 /// Every request waiting for a refresh that failed fails with the same error, promptly. Its
 /// ``kind`` says what the app should do: for ``Kind/sessionExpired``, ``Kind/loginFailed``
-/// and ``Kind/notLoggedIn``, ask the user to log in; for the others, try again later. The server's
-/// response (the token endpoint's, or the API's `401` for ``Kind/notLoggedIn``), when there was
-/// one, is in ``response`` and ``errorCode``. The description is a sentence without
-/// any token or password.
+/// and ``Kind/notLoggedIn``, ask the user to sign in; for ``Kind/authorizationDenied``, nothing,
+/// unless the user wants to try again; for ``Kind/authorizationExpired``, start signing in again,
+/// with a new code; ``Kind/notConfigured`` is a programming error, fixed by the setting its
+/// description names; ``Kind/revocationFailed`` is for a log, since the user is logged out here
+/// anyway; for ``Kind/discoveryFailed``, check the issuer's URL, or set the endpoints' URLs
+/// instead; for ``Kind/refreshFailed`` and ``Kind/tooManyRefreshes``, try again later. The
+/// server's response (the token endpoint's, another endpoint of the authorization server's, or
+/// the API's `401` for ``Kind/notLoggedIn``), when there was one, is in ``response`` and
+/// ``errorCode``. The description is a sentence without any token, password, code, PKCE verifier
+/// or client secret.
 ///
 /// ```swift
 /// client.send(Request<Order>(.get, "orders/1"))
@@ -55,7 +62,7 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
         /// because the authenticator has no credentials: nobody logged in, or the user logged
         /// out. The ``AuthenticationError/response`` is the API's `401` (with its
         /// `WWW-Authenticate` challenge), and the ``AuthenticationError/underlyingError`` the
-        /// call's `APIError`. Log in first (``Authenticator/logIn(username:password:)``).
+        /// call's `APIError`. Sign in first, with any of the authenticator's grants.
         public static let notLoggedIn = Kind(name: "notLoggedIn")
         /// The access token was refreshed as many times as ``Authenticator/Configuration/refreshLimit``
         /// allows within ``Authenticator/Configuration/refreshWindow`` and the server still refused

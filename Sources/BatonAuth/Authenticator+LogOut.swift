@@ -15,7 +15,7 @@ extension Authenticator {
     /// Ignoring it is fine.
     ///
     /// ```swift
-    /// auth.logOut().failure { error, _ in log.notice("\(error)") }
+    /// auth.logOut().failure { error, _ in log(error) }   // revocationFailed: for the log, not the user
     /// ```
     @discardableResult
     public func logOut() -> Promise<Void> {

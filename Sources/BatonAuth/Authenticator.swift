@@ -11,17 +11,32 @@ import BatonWire
 /// when it expires, and replays the requests that met the expired one.
 ///
 /// ```swift
-/// let auth = try Authenticator(tokenURL: URL(string: "https://api.example.com/tokens")!) {
+/// let auth = try Authenticator(tokenURL: URL(string: "https://auth.example.com/token")!) {
+///     $0.authorizationURL = URL(string: "https://auth.example.com/authorize")
+///     $0.clientAuthentication = .formBody(clientID: "ios-app")   // an app has an id, no secret
+///     $0.apiURL = URL(string: "https://api.example.com/")        // the only origin that gets the token
 ///     $0.store = FileCredentialStore(url: support.appending(path: "credentials.json"))
 ///     $0.onEvent = { event in if event.kind == .sessionEnded { showLogin() } }
 /// }
-/// let client = try Client(baseURL: "https://api.example.com/") {
-///     $0.interceptors = [auth]
-/// }
-/// auth.logIn(username: "demo", password: "demo")
+/// let client = try Client(baseURL: "https://api.example.com/") { $0.interceptors = [auth] }
+///
+/// let flow = try auth.beginAuthorization(redirectURI: URL(string: "com.example.app:/signed-in")!)
+/// let callback = try await openInBrowser(flow.url)   // ASWebAuthenticationSession on Apple platforms
+/// auth.logIn(completing: flow, redirectedTo: callback)
 ///     .success { _ in client.send(Orders.find(name: "山田")) }
 ///     .failure { error, _ in print(error) }
 /// ```
+///
+/// A session begins with one of the grants, and the guarantees below hold whichever began it.
+/// Users sign in through the browser with ``beginAuthorization(redirectURI:scope:additionalParameters:)``
+/// and ``logIn(completing:redirectedTo:)`` (the authorization code with PKCE); a service signs in
+/// as itself with ``logInAsClient()`` (client credentials, renewed by asking for a new token
+/// through the same single flight); a TV or a command-line tool shows a code with
+/// ``beginDeviceAuthorization(scope:)`` and waits with ``logIn(completing:)`` (the device grant);
+/// ``adopt(_:)`` takes tokens obtained elsewhere; and ``logIn(username:password:)`` remains for
+/// servers that offer only the legacy password grant. ``discover(issuer:configure:)`` finds the
+/// endpoints in the server's metadata, and ``logOut()`` ends the session here at once and, with a
+/// ``Configuration/revocationURL``, revokes the token at the server.
 ///
 /// Registered once in `Client.Configuration.interceptors`, it both adapts and retries:
 /// - **Sending.** Every request to the API's origin (scheme, host and port of

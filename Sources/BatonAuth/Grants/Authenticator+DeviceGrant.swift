@@ -15,7 +15,7 @@ extension Authenticator {
     ///
     /// ```swift
     /// auth.beginDeviceAuthorization()
-    ///     .success { device in
+    ///     .success { device -> Promise<Credentials> in
     ///         print("Open \(device.verificationURI) and enter \(device.userCode)")
     ///         return auth.logIn(completing: device)
     ///     }
