@@ -1,22 +1,30 @@
 import Baton
+import Foundation
 
-/// 1. Login with the password grant: the authenticator keeps the tokens and adds them to every
-/// request of the client from then on.
+/// 1. Signing in without a password: the authorization code flow with PKCE through the demo's
+/// authorization page, which stands in for the browser; then the authenticator adds the token to
+/// every request of the client.
 let loginScenario = Scenario(
     name: "login",
-    title: "Log in",
-    explanation: "The authenticator logs in with the password grant and keeps the tokens; every call of the client carries the access token from now on."
+    title: "Sign in through the browser",
+    explanation: "The authenticator opens the authorization page with a PKCE challenge, takes the redirect back, checks its state and exchanges the code; every call of the client carries the access token from now on. The app never sees a password."
 ) { session in
-    let credentials = try await session.authenticator.logIn(username: "demo", password: "demo").value
-    session.say("logged in; the access token expires \(credentials.expiresAt.map { "at \($0)" } ?? "never")")
-    try session.expect(session.authenticator.credentials != nil, "the authenticator to hold the credentials")
+    let flow = try session.authenticator.beginAuthorization(redirectURI: Session.redirectURI)
+    session.say("open in the browser: \(flow)")
+    let back = try await session.openInBrowser(flow.url)
 
-    // A wrong password is an error that says so, not a bare 400.
+    // A redirect that did not come from this flow (another state) is refused before anything is sent.
+    var forged = URLComponents(url: back, resolvingAgainstBaseURL: false)
+    let items = forged?.queryItems ?? []
+    forged?.queryItems = items.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
     do {
-        _ = try await session.authenticator.logIn(username: "demo", password: "wrong").value
-        throw ScenarioFailure(description: "a wrong password to be refused")
+        _ = try await session.authenticator.logIn(completing: flow, redirectedTo: forged?.url ?? back).value
+        throw ScenarioFailure(description: "a redirect with another state to be refused")
     } catch let error as AuthenticationError {
-        session.say("a wrong password: \(error)")
+        session.say("a forged redirect: \(error)")
     }
-    try session.expect(session.authenticator.credentials != nil, "the refused login to leave the open session as it was")
+
+    let credentials = try await session.authenticator.logIn(completing: flow, redirectedTo: back).value
+    session.say("signed in; the access token expires \(credentials.expiresAt.map { "at \($0)" } ?? "never")")
+    try session.expect(session.authenticator.credentials != nil, "the authenticator to hold the credentials")
 }

@@ -53,6 +53,11 @@ final class Session: Sendable {
         let refreshes = refreshTally
         authenticator = try Authenticator(tokenURL: baseURL.appending(path: "tokens")) { configuration in
             configuration.fields = TokenResponseFields(accessToken: "token")   // the demo API's name for it
+            // The demo's authorization server: its page, its device grant and revocation.
+            configuration.authorizationURL = baseURL.appending(path: "authorize")
+            configuration.deviceAuthorizationURL = baseURL.appending(path: "device_authorization")
+            configuration.revocationURL = baseURL.appending(path: "revoke")
+            configuration.clientAuthentication = .formBody(clientID: "baton-playground")
             configuration.transport = transport
             configuration.onEvent = { event in
                 Console.shared.line("   event: \(event.kind)")
@@ -92,7 +97,30 @@ final class Session: Sendable {
 
     /// Logs in unless a session is open (a scenario run on its own).
     func ensureLoggedIn() async throws {
-        if authenticator.credentials == nil { _ = try await authenticator.logIn(username: "demo", password: "demo").value }
+        if authenticator.credentials == nil { _ = try await signInThroughTheBrowser() }
+    }
+
+    /// The authorization code flow, with DemoServer's page standing in for the browser and the person.
+    func signInThroughTheBrowser() async throws -> Credentials {
+        let flow = try authenticator.beginAuthorization(redirectURI: Self.redirectURI)
+        return try await authenticator.logIn(completing: flow, redirectedTo: openInBrowser(flow.url)).value
+    }
+
+    /// Where the demo's authorization page sends the browser back.
+    static let redirectURI = URL(string: "baton-playground:/signed-in")!
+
+    /// What a browser does with the demo's authorization page, which approves at once as the demo
+    /// user: loads it, and returns the address it redirects to, which an app would receive.
+    func openInBrowser(_ page: URL) async throws -> URL {
+        let browser = try Client(baseURL: baseURL, transport: transport) { $0.redirects = RedirectPolicy(follows: false) }
+        let query = URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        var request = Request<HTTPResponse>(.get, "authorize", query: query)
+        request.acceptableStatusCodes = 302..<303
+        let response = try await browser.send(request).value
+        guard let location = response.value(forHeader: "Location").flatMap(URL.init(string:)) else {
+            throw ScenarioFailure(description: "the authorization page to redirect back")
+        }
+        return location
     }
 
     /// The review the photos go to, posted the first time it is needed.

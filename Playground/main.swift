@@ -11,6 +11,7 @@ import Foundation
 let scenarios = [
     loginScenario, reviewWithPhotosScenario, expiredTokensScenario, failedPhotoScenario,
     cancelledUploadScenario, offlineAndImagesScenario, asyncAwaitScenario, photoStatesScenario,
+    deviceSignInScenario,
 ]
 
 let usage = """
