@@ -84,8 +84,7 @@ extension Authenticator {
         launch.promise.wait(for: exchange)
         exchange.subscribe { [self] event in
             guard case .settled(let outcome) = event else { return }
-            let result = refreshResult(Promise<HTTPResponse>.result(of: outcome), previousRefreshToken: previousRefreshToken)
-                .map { renewed in var renewed = renewed; renewed.grant = launch.grant; return renewed }
+            let result = refreshResult(Promise<HTTPResponse>.result(of: outcome), previousRefreshToken: previousRefreshToken, grant: launch.grant)
             let margin = configuration.proactiveRefreshMargin
             let applies = session.withLock(annotating: self) {
                 $0.finishRefresh(launch.shared, session: launch.session, result: result, margin: margin, now: now())
@@ -107,14 +106,18 @@ extension Authenticator {
     }
 
     /// What a refresh's exchange means: new credentials, an ended session (the endpoint refused the
-    /// refresh token), or a failed refresh (anything else).
-    private func refreshResult(_ result: Result<HTTPResponse, any Error>, previousRefreshToken: String?) -> Result<Credentials, AuthenticationError> {
+    /// refresh token), or a failed refresh (anything else). New credentials keep `grant`.
+    private func refreshResult(
+        _ result: Result<HTTPResponse, any Error>, previousRefreshToken: String?, grant: Credentials.Grant?
+    ) -> Result<Credentials, AuthenticationError> {
         switch result {
         case .success(let response) where (200..<300).contains(response.statusCode):
             do throws(TokenResponseReading.Unusable) {
-                return .success(try TokenResponseReading.credentials(
+                var renewed = try TokenResponseReading.credentials(
                     from: response, fields: configuration.fields, previousRefreshToken: previousRefreshToken, now: Date()
-                ))
+                )
+                renewed.grant = grant
+                return .success(renewed)
             } catch {
                 return .failure(AuthenticationError(.refreshFailed, detail: error.reason))
             }

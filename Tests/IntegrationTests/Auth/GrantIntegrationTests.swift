@@ -166,6 +166,12 @@ final class GrantIntegrationTests: IntegrationTestCase {
         let stats = try await self.stats(of: server)
         XCTAssertEqual(stats.clientCredentialsGrants, 2, "the login, and one renewal for the thousand")
         XCTAssertEqual(stats.tokenRefreshes, 0)
+
+        // A renewed token renews the same way.
+        server.expireAccessTokens()
+        _ = try await client(of: server, with: authenticator).send(Request<Order>(.get, "orders/1")).value
+        let again = try await self.stats(of: server).clientCredentialsGrants
+        XCTAssertEqual(again, 3)
     }
 
     func test_aServiceSessionReadBackFromItsStore_isRenewedTheSameWay() async throws {
