@@ -51,9 +51,9 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
         /// The authorization server's metadata (RFC 8414) could not be read or is not to be trusted:
         /// see ``Authenticator/discover(issuer:configure:)``.
         public static let discoveryFailed = Kind(name: "discoveryFailed")
-        /// The token endpoint refused the refresh token (such as `invalid_grant`), or the access
-        /// token expired with no refresh token to renew it. The credentials were cleared: the
-        /// user must log in again.
+        /// The token endpoint refused the refresh token (such as `invalid_grant`) or, for a
+        /// service, its client credentials; or the access token expired with nothing to renew it.
+        /// The credentials were cleared: the user must sign in again.
         public static let sessionExpired = Kind(name: "sessionExpired")
         /// The refresh did not complete (transport error, timeout, a response that is not a token).
         /// The credentials were kept: a later request tries again.

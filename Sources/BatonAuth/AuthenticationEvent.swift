@@ -17,9 +17,11 @@ public struct AuthenticationEvent: Sendable, CustomStringConvertible {
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private let name: String
 
-        /// ``Authenticator/logIn(username:password:)`` succeeded.
+        /// A session began: one of the grants signed in (the code flow, client credentials, the
+        /// device grant, the password grant), or ``Authenticator/adopt(_:)`` took credentials.
         public static let loggedIn = Kind(name: "loggedIn")
-        /// The access token was renewed.
+        /// The access token was renewed: with the refresh token, or for client credentials by
+        /// asking again.
         public static let refreshed = Kind(name: "refreshed")
         /// ``Authenticator/logOut()`` cleared the credentials.
         public static let loggedOut = Kind(name: "loggedOut")
