@@ -37,18 +37,9 @@ extension Authenticator {
         } else {
             [("token", credentials.accessToken), ("token_type_hint", "access_token")]
         }
+        // RFC 7009 §2.2: 200 whether or not the token was valid.
         return endpoint.post(fields).then { result in
-            switch result {
-            // RFC 7009 §2.2: 200 whether or not the token was valid.
-            case .success(let response) where response.statusCode == 200:
-                return
-            case .success(let response):
-                throw AuthenticationError(.revocationFailed, response: response, endpoint: "the revocation endpoint")
-            case .failure(let error) where error.isCancellation:
-                throw error
-            case .failure(let error):
-                throw AuthenticationError(.revocationFailed, underlyingError: error)
-            }
+            _ = try AuthenticationError.successfulResponse(of: result, orFail: .revocationFailed, endpoint: "the revocation endpoint")
         }
     }
 }

@@ -41,21 +41,14 @@ extension Authenticator {
             return Promise(error: AuthenticationError(.discoveryFailed, underlyingError: error))
         }
         return reader.read().then { [configuration] result in
-            let endpoint = "the metadata address \(address.absoluteString)"
+            let response = try AuthenticationError.successfulResponse(
+                of: result, orFail: .discoveryFailed, endpoint: "the metadata address \(address.absoluteString)"
+            )
             let metadata: AuthorizationServerMetadata
-            switch result {
-            case .success(let response) where response.statusCode == 200:
-                do throws(AuthorizationServerMetadata.Unusable) {
-                    metadata = try AuthorizationServerMetadata(json: response.body, issuer: issuer)
-                } catch {
-                    throw AuthenticationError(.discoveryFailed, detail: "\(error.reason); set the endpoints' URLs in the configuration instead")
-                }
-            case .success(let response):
-                throw AuthenticationError(.discoveryFailed, response: response, endpoint: endpoint)
-            case .failure(let error) where error.isCancellation:
-                throw error
-            case .failure(let error):
-                throw AuthenticationError(.discoveryFailed, underlyingError: error)
+            do throws(AuthorizationServerMetadata.Unusable) {
+                metadata = try AuthorizationServerMetadata(json: response.body, issuer: issuer)
+            } catch {
+                throw AuthenticationError(.discoveryFailed, detail: "\(error.reason); set the endpoints' URLs in the configuration instead")
             }
             var discovered = configuration
             discovered.tokenURL = metadata.tokenEndpoint

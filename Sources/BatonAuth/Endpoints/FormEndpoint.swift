@@ -57,3 +57,23 @@ struct FormEndpoint: Sendable {
         return (components.url ?? url, EndpointPath(stringLiteral: last))
     }
 }
+
+extension AuthenticationError {
+    /// The `2xx` response of an exchange with the authorization server, or the error of `kind` that
+    /// says why there is none: `endpoint`'s refusal (with what `refusedGrant` says an `invalid_grant`
+    /// means), or the failure that stopped the exchange. A cancellation stays one.
+    static func successfulResponse(
+        of result: Result<HTTPResponse, any Error>, orFail kind: Kind, endpoint: String = "the token endpoint", refusedGrant: String? = nil
+    ) throws -> HTTPResponse {
+        switch result {
+        case .success(let response) where (200..<300).contains(response.statusCode):
+            return response
+        case .success(let response):
+            throw AuthenticationError(kind, response: response, refusedGrant: refusedGrant, endpoint: endpoint)
+        case .failure(let error) where error.isCancellation:
+            throw error
+        case .failure(let error):
+            throw AuthenticationError(kind, underlyingError: error)
+        }
+    }
+}

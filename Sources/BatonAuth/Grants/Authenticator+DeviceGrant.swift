@@ -43,19 +43,11 @@ extension Authenticator {
         if let scope = scope ?? configuration.scope { fields.append(("scope", scope)) }
         return deviceEndpoint.post(fields).then { [self] result in
             let endpoint = "the device authorization endpoint"
-            switch result {
-            case .success(let response) where (200..<300).contains(response.statusCode):
-                do throws(DeviceAuthorization.Unusable) {
-                    return try DeviceAuthorization(json: response.body, now: now())
-                } catch {
-                    throw AuthenticationError(.loginFailed, detail: "\(endpoint) cannot be used: \(error.reason)")
-                }
-            case .success(let response):
-                throw AuthenticationError(.loginFailed, response: response, endpoint: endpoint)
-            case .failure(let error) where error.isCancellation:
-                throw error
-            case .failure(let error):
-                throw AuthenticationError(.loginFailed, underlyingError: error)
+            let response = try AuthenticationError.successfulResponse(of: result, orFail: .loginFailed, endpoint: endpoint)
+            do throws(DeviceAuthorization.Unusable) {
+                return try DeviceAuthorization(json: response.body, now: now())
+            } catch {
+                throw AuthenticationError(.loginFailed, detail: "\(endpoint) cannot be used: \(error.reason)")
             }
         }
     }

@@ -39,20 +39,11 @@ extension Authenticator {
     /// The credentials a grant's exchange answered, or the ``AuthenticationError`` of kind
     /// ``AuthenticationError/Kind/loginFailed`` that says why there are none (a cancellation stays one).
     func loginCredentials(from result: Result<HTTPResponse, any Error>, refusedGrant: String) throws -> Credentials {
-        switch result {
-        case .success(let response):
-            guard (200..<300).contains(response.statusCode) else {
-                throw AuthenticationError(.loginFailed, response: response, refusedGrant: refusedGrant)
-            }
-            do throws(TokenResponseReading.Unusable) {
-                return try TokenResponseReading.credentials(from: response, fields: configuration.fields, previousRefreshToken: nil, now: now())
-            } catch {
-                throw AuthenticationError(.loginFailed, detail: error.reason)
-            }
-        case .failure(let error) where error.isCancellation:
-            throw error
-        case .failure(let error):
-            throw AuthenticationError(.loginFailed, underlyingError: error)
+        let response = try AuthenticationError.successfulResponse(of: result, orFail: .loginFailed, refusedGrant: refusedGrant)
+        do throws(TokenResponseReading.Unusable) {
+            return try TokenResponseReading.credentials(from: response, fields: configuration.fields, previousRefreshToken: nil, now: now())
+        } catch {
+            throw AuthenticationError(.loginFailed, detail: error.reason)
         }
     }
 
