@@ -50,6 +50,10 @@ public final class DemoServer: Sendable {
         /// continuous clock's `now`; a test passes a time it moves by hand, so that a token
         /// expires at an exact point instead of after a real wait.
         public var tokenClock: @Sendable () -> ContinuousClock.Instant = { .now }
+        /// Seconds a device must wait between polls of the device grant (`interval`, RFC 8628
+        /// §3.2), at least 1; polling sooner is answered `slow_down`. Default 5, as the RFC's;
+        /// tests of a device sign-in that wait in real time set 1.
+        public var devicePollInterval: Int = 5
         /// Called once per request, from connection threads, with a line such as
         /// `127.0.0.1:50012 "GET /orders/1 HTTP/1.1" 200 93B 0.4ms`. Default none.
         public var log: (@Sendable (String) -> Void)?
@@ -93,7 +97,8 @@ public final class DemoServer: Sendable {
         self.configuration = configuration
         let api = DemoAPI(
             seed: configuration.seed, tokenLifetime: Self.clamped(configuration.tokenLifetime, least: 0),
-            tokenStyle: configuration.tokenStyle, tokenClock: configuration.tokenClock
+            tokenStyle: configuration.tokenStyle, tokenClock: configuration.tokenClock,
+            devicePollInterval: .seconds(max(1, configuration.devicePollInterval))
         )
         var settings = ConnectionSettings(
             idleTimeout: .milliseconds(Int64(Self.clamped(configuration.idleTimeout, least: 0.01) * 1000)),
@@ -143,6 +148,34 @@ public final class DemoServer: Sendable {
     /// `GET /_demo/stats`, without a request (so reading it counts nothing).
     public var stats: Stats {
         api.stats
+    }
+
+    /// What the authorization page (`GET /authorize`) answers a browser that opens `page`, such as
+    /// the `url` of Baton's `AuthorizationCodeFlow`: the address it redirects back to, with a code
+    /// and the `state`, or with `error=access_denied` when `page` asks `demo_decision=deny`. Done
+    /// in the process, for a test or a demo that stands in for the browser and the person; nothing
+    /// goes over the network, and the stats do not count it.
+    ///
+    /// ```swift
+    /// let flow = try auth.beginAuthorization(redirectURI: URL(string: "com.example.app:/signed-in")!)
+    /// let back = try server.openAuthorizationPage(flow.url)
+    /// let credentials = try await auth.logIn(completing: flow, redirectedTo: back).value
+    /// ```
+    ///
+    /// - Throws: `DemoServerError` when the page would not redirect: without a `client_id`, or
+    ///   without a `redirect_uri` that is an absolute URL.
+    public func openAuthorizationPage(_ page: URL) throws -> URL {
+        let query = URLComponents(url: page, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+        let response: ServerResponse
+        do throws(DemoAPI.Refusal) {
+            response = try api.authorize(query: query)
+        } catch {
+            throw DemoServerError(operation: "open the authorization page", reason: String(decoding: error.response.body, as: UTF8.self))
+        }
+        guard let location = response.headers.first(where: { $0.name == "Location" })?.value, let url = URL(string: location) else {
+            throw DemoServerError(operation: "open the authorization page", reason: "it did not redirect")
+        }
+        return url
     }
 
     /// Every access token stops working now, as `POST /_demo/expire-tokens` does, but without a

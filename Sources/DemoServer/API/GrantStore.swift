@@ -13,8 +13,6 @@ struct GrantStore: Sendable {
     static let codeLifetime: Duration = .seconds(60)
     /// How long a device code may wait for the user (RFC 8628 §3.2's example says 30 minutes).
     static let deviceCodeLifetime: Duration = .seconds(600)
-    /// How long a device must wait between polls at first (RFC 8628 §3.2's default).
-    static let pollInterval: Duration = .seconds(5)
 
     struct AuthorizationCode: Sendable {
         var clientID: String
@@ -73,13 +71,13 @@ struct GrantStore: Sendable {
     }
 
     /// A new device code and its user code; `nil` when full.
-    mutating func issueDeviceCode(now: ContinuousClock.Instant) -> (deviceCode: String, userCode: String)? {
+    mutating func issueDeviceCode(interval: Duration, now: ContinuousClock.Instant) -> (deviceCode: String, userCode: String)? {
         if devices.count >= Self.capacity { devices = devices.filter { $0.value.expiresAt > now } }
         guard devices.count < Self.capacity else { return nil }
         let deviceCode = TokenStore.randomToken(prefix: "dc_")
         var userCode: String
         repeat { userCode = Self.userCode() } while devices.values.contains { $0.userCode == userCode }
-        devices[deviceCode] = DeviceCode(userCode: userCode, expiresAt: now + Self.deviceCodeLifetime, interval: Self.pollInterval)
+        devices[deviceCode] = DeviceCode(userCode: userCode, expiresAt: now + Self.deviceCodeLifetime, interval: interval)
         return (deviceCode, userCode)
     }
 

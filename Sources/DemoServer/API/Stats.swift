@@ -16,13 +16,15 @@ extension DemoServer {
         public var requests: [String: Int] = [:]
         /// `logins`: successful password grants at `POST /tokens`.
         public var logins = 0
-        /// `token_refreshes`: successful refresh-token grants at `POST /tokens`.
+        /// `token_refreshes`: successful refresh-token grants at `POST /tokens` (a service's
+        /// renewal by client credentials counts in ``clientCredentialsGrants`` instead).
         public var tokenRefreshes = 0
         /// `refresh_tokens_rejected`: refresh-token grants refused (unknown, used or revoked token).
         public var refreshTokensRejected = 0
         /// `code_exchanges`: authorization codes exchanged for tokens at `POST /tokens`.
         public var codeExchanges = 0
-        /// `client_credentials_grants`: tokens issued to the demo service by the client credentials grant.
+        /// `client_credentials_grants`: tokens issued to the demo service by the client credentials
+        /// grant: its login and each renewal.
         public var clientCredentialsGrants = 0
         /// `device_authorizations`: device codes issued by `POST /device_authorization`.
         public var deviceAuthorizations = 0

@@ -147,3 +147,27 @@ final class AuthorizationServerTests: ServerTestCase {
         XCTAssertNotNil(store.issueCode(clientID: "a", redirectURI: "app:/b", challenge: challenge, now: now + GrantStore.codeLifetime), "the expired ones are forgotten")
     }
 }
+
+/// The page opened in the process, and a device interval of one's own.
+final class AuthorizationPageTests: ServerTestCase {
+    override func makeConfiguration() -> DemoServer.Configuration {
+        var configuration = super.makeConfiguration()
+        configuration.devicePollInterval = 1
+        return configuration
+    }
+
+    func test_openingThePageInTheProcess_givesTheRedirectBack_orSaysWhyNot() throws {
+        let page = URL(string: "http://x/authorize?response_type=code&client_id=app&redirect_uri=app%3A%2Fback&state=s&code_challenge_method=S256&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")!
+        let back = try server.openAuthorizationPage(page)
+        XCTAssertTrue(back.absoluteString.hasPrefix("app:/back?code=ac_"), back.absoluteString)
+        XCTAssertTrue(back.absoluteString.hasSuffix("&state=s"), back.absoluteString)
+        XCTAssertThrowsError(try server.openAuthorizationPage(URL(string: "http://x/authorize?client_id=app")!)) { error in
+            XCTAssertTrue("\(error)".contains("redirect_uri"), "\(error)")
+        }
+    }
+
+    func test_theDevicePollInterval_isTheConfiguredOne() async throws {
+        let started = try await postForm("/device_authorization", [("client_id", "tv")])
+        XCTAssertEqual(started.object["interval"] as? Int, 1)
+    }
+}

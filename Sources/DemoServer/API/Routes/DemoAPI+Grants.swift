@@ -18,8 +18,8 @@ extension DemoAPI {
     /// Without a usable `client_id` and `redirect_uri` it answers `400` rather than redirect (RFC
     /// 6749 §4.1.2.1: never to an unchecked address); every other problem is redirected back as an
     /// `error`. PKCE with `S256` is required.
-    func authorize(_ head: HTTPRequestHead) throws(Refusal) -> ServerResponse {
-        guard let query = FormURLEncoded.decode(head.query) else { throw Refusal(400, "query is not valid form data") }
+    func authorize(query text: String) throws(Refusal) -> ServerResponse {
+        guard let query = FormURLEncoded.decode(text) else { throw Refusal(400, "query is not valid form data") }
         let value = { (name: String) in FormURLEncoded.value(name, in: query) }
         guard let clientID = value("client_id"), !clientID.isEmpty else { throw Refusal(400, "client_id is required") }
         guard let redirectURI = value("redirect_uri"), Self.isRedirectURI(redirectURI) else {
@@ -90,7 +90,7 @@ extension DemoAPI {
     func authorizeDevice(_ exchange: HTTPExchange) throws(Refusal) -> ServerResponse {
         let now = tokenClock()
         let issued = state.withLock { state in
-            let issued = state.grants.issueDeviceCode(now: now)
+            let issued = state.grants.issueDeviceCode(interval: devicePollInterval, now: now)
             if issued != nil { state.stats.deviceAuthorizations += 1 }
             return issued
         }
@@ -102,7 +102,7 @@ extension DemoAPI {
             ("verification_uri", .string(page)),
             ("verification_uri_complete", .string(page + "?" + FormURLEncoded.encode([("user_code", issued.userCode)]))),
             ("expires_in", .integer(Int(GrantStore.deviceCodeLifetime.components.seconds))),
-            ("interval", .integer(Int(GrantStore.pollInterval.components.seconds))),
+            ("interval", .integer(Int(devicePollInterval.components.seconds))),
         ]), headers: [("Cache-Control", "no-store")])
     }
 

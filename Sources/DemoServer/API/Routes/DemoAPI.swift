@@ -43,6 +43,8 @@ final class DemoAPI: HTTPHandler {
     /// `expires_in` of a token response: the lifetime in whole seconds, rounded up.
     let expiresIn: Int
     let tokenStyle: TokenStyle
+    /// How long a device must wait between polls of the device grant.
+    let devicePollInterval: Duration
     /// The time token lifetimes are measured against.
     let tokenClock: @Sendable () -> ContinuousClock.Instant
     let state: Locked<State>
@@ -55,8 +57,9 @@ final class DemoAPI: HTTPHandler {
 
     init(
         seed: UInt64, tokenLifetime: Double, tokenStyle: TokenStyle = .demo,
-        tokenClock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        tokenClock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, devicePollInterval: Duration = .seconds(5)
     ) {
+        self.devicePollInterval = devicePollInterval
         self.tokenStyle = tokenStyle
         self.tokenClock = tokenClock
         self.seed = seed
@@ -173,7 +176,7 @@ final class DemoAPI: HTTPHandler {
         case .book: try .whole(found(DemoData.bookJSON(match.id)))
         case .user: try .whole(found(DemoData.userJSON(match.id)))
         case .tokens: try .whole(issueTokens(exchange))
-        case .authorize: try .whole(authorize(exchange.head))
+        case .authorize: try .whole(authorize(query: exchange.head.query))
         case .deviceAuthorization: try .whole(authorizeDevice(exchange))
         case .deviceVerification: try .whole(verifyDevice(exchange))
         case .revoke: try .whole(revoke(exchange))
