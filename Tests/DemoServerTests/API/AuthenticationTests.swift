@@ -47,7 +47,7 @@ final class AuthenticationTests: ServerTestCase {
     }
 
     func test_unknownGrantType_answers400UnsupportedGrantType() async throws {
-        let reply = try await postForm("/tokens", [("grant_type", "client_credentials")])
+        let reply = try await postForm("/tokens", [("grant_type", "urn:example:unknown")])
         XCTAssertEqual(reply.status, 400)
         XCTAssertEqual(reply.message, "unsupported_grant_type")
     }
