@@ -78,7 +78,8 @@ final class DemoRoutesTests: ServerTestCase {
         let bytesSent = try XCTUnwrap(reply.object["bytes_sent"] as? Int)
         XCTAssertGreaterThan(bytesSent, 0)
         XCTAssertEqual(reply.text, #"{"requests":{"GET /health":1,"GET /orders/:id":4,"POST /tokens":1},"logins":1,"#
-            + #""token_refreshes":0,"refresh_tokens_rejected":0,"photos_stored":0,"malformed":0,"connections_accepted":1,"tls_handshakes":0,"tls_server_names":{},"streams_started":0,"stream_elements_sent":0,"#
+            + #""token_refreshes":0,"refresh_tokens_rejected":0,"code_exchanges":0,"client_credentials_grants":0,"device_authorizations":0,"#
+            + #""device_polls":0,"tokens_revoked":0,"photos_stored":0,"malformed":0,"connections_accepted":1,"tls_handshakes":0,"tls_server_names":{},"streams_started":0,"stream_elements_sent":0,"#
             + #""bytes_sent":\#(bytesSent),"not_modified":0,"partial_responses":0,"idempotent_replays":0}"#)
     }
 

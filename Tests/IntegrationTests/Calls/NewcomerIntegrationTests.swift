@@ -43,7 +43,7 @@ final class NewcomerIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(
             refused.description,
             "Not logged in: GET \(origin)/orders/1 was answered 401 Unauthorized, and the authenticator has no credentials to send;"
-                + " log in first with the authenticator's logIn(username:password:)."
+                + " sign in first with one of the authenticator's grants."
         )
         XCTAssertEqual((refused.underlyingError as? APIError)?.statusCode, 401)
     }
@@ -168,6 +168,10 @@ final class NewcomerIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(decoded.logins, 1, "the test case's own login")
         let raw = try await client.send(Request<Data>(.get, "_demo/stats")).value
         let names = try XCTUnwrap(JSONSerialization.jsonObject(with: raw) as? [String: Any]).keys.sorted()
-        XCTAssertEqual(names, ["bytes_sent", "connections_accepted", "idempotent_replays", "logins", "malformed", "not_modified", "partial_responses", "photos_stored", "refresh_tokens_rejected", "requests", "stream_elements_sent", "streams_started", "tls_handshakes", "tls_server_names", "token_refreshes"], "the README's names")
+        XCTAssertEqual(names, [
+            "bytes_sent", "client_credentials_grants", "code_exchanges", "connections_accepted", "device_authorizations", "device_polls",
+            "idempotent_replays", "logins", "malformed", "not_modified", "partial_responses", "photos_stored", "refresh_tokens_rejected",
+            "requests", "stream_elements_sent", "streams_started", "tls_handshakes", "tls_server_names", "token_refreshes", "tokens_revoked",
+        ], "the documented names")
     }
 }
