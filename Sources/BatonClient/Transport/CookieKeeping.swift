@@ -28,8 +28,7 @@ extension URLSessionTransport: CookieKeeping {
 
 extension DefaultTransport: CookieKeeping {
     func cookieHeader(for url: URL) -> String? {
-        let host = (try? CanonicalHost(url))?.name ?? ""
-        if let own = ownTransport, routesToHTTP1(scheme: url.scheme ?? "", host: host) { return own.cookieHeader(for: url) }
+        if let own = ownTransport, routesToHTTP1(scheme: url.scheme ?? "") { return own.cookieHeader(for: url) }
         return startedSession?.cookieHeader(for: url)
     }
 }

@@ -41,13 +41,14 @@ package enum BodyFraming: Equatable, Sendable {
 
     /// Whether a response with `status` to a request with the method `method` has no body,
     /// whatever its fields declare (RFC 9112 §6.3, rules 1 and 2): any response to `HEAD`, an
-    /// interim `1xx`, a `204 No Content` and a `304 Not Modified`. Method tokens are
-    /// case-sensitive, so only `HEAD` itself counts.
+    /// interim `1xx`, a `204 No Content`, a `304 Not Modified`, and a `2xx` to `CONNECT` (the
+    /// tunnel begins right after its head). Method tokens are case-sensitive, so only `HEAD` and
+    /// `CONNECT` themselves count.
     ///
     /// The one statement of the rule: the parser frames a response by it, and the transport reads
     /// no declared length from such a response by it, so the two never disagree on a body.
     package static func forbidsBody(method: String, status: Int) -> Bool {
-        method == "HEAD" || status < 200 || status == 204 || status == 304
+        method == "HEAD" || status < 200 || status == 204 || status == 304 || (method == "CONNECT" && status < 300)
     }
 
     /// One Content-Length value: 1*DIGIT, at most `Int64.max`.

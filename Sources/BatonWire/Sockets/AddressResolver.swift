@@ -15,6 +15,39 @@ package struct ResolvedAddress: Sendable, CustomStringConvertible {
     package let storage: [UInt8]
     package let length: socklen_t
 
+    /// Whether it is an IPv6 address.
+    package var isIPv6: Bool { family == AF_INET6 }
+
+    package init(family: Int32, storage: [UInt8], length: socklen_t) {
+        self.family = family
+        self.storage = storage
+        self.length = length
+    }
+
+    /// The address written as `numeric` (`127.0.0.1`, `::1`), at `port`; `nil` when `numeric`
+    /// is no IPv4 or IPv6 address. Looks nothing up.
+    package init?(numeric: String, port: Int) {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard (0...65535).contains(port), getaddrinfo(numeric, String(port), &hints, &list) == 0, let first = list else { return nil }
+        defer { freeaddrinfo(first) }
+        guard let address = first.pointee.ai_addr else { return nil }
+        self.init(family: first.pointee.ai_family,
+                  storage: [UInt8](UnsafeRawBufferPointer(start: address, count: Int(first.pointee.ai_addrlen))),
+                  length: first.pointee.ai_addrlen)
+    }
+
+    /// The address's bytes alone (4 for IPv4, 16 for IPv6), as a SOCKS5 request carries them,
+    /// and its port.
+    package var rawAddress: (bytes: [UInt8], port: UInt16) {
+        // sockaddr_in: family (2), port (2, network order), address (4).
+        // sockaddr_in6: family (2), port (2), flow info (4), address (16).
+        let port = UInt16(storage[2]) << 8 | UInt16(storage[3])
+        return isIPv6 ? (Array(storage[8..<24]), port) : (Array(storage[4..<8]), port)
+    }
+
     /// `127.0.0.1:8080`, `[::1]:8080`.
     package var description: String {
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
@@ -31,13 +64,24 @@ package struct ResolvedAddress: Sendable, CustomStringConvertible {
     }
 }
 
-/// Resolves host names with the system resolver (`getaddrinfo`: `/etc/hosts`, DNS, IPv4 and
-/// IPv6), on the calling thread: a connection's own thread, never a caller's.
-package enum AddressResolver {
-    /// The addresses of `host`, in the order the system prefers them.
+/// Finds the addresses of a host name, on the calling thread: a connection's own thread, never a
+/// caller's. ``system`` asks the system resolver; a test hands the transport one of its own, to
+/// send a name to addresses it controls.
+package struct AddressResolver: Sendable {
+    /// The addresses of a host at a port, in the order preferred.
+    package let resolve: @Sendable (_ host: String, _ port: Int) throws(URLError) -> [ResolvedAddress]
+
+    package init(_ resolve: @escaping @Sendable (_ host: String, _ port: Int) throws(URLError) -> [ResolvedAddress]) {
+        self.resolve = resolve
+    }
+
+    /// The system resolver (`getaddrinfo`: `/etc/hosts`, DNS, IPv4 and IPv6 both, asked at once).
+    package static let system = AddressResolver { host, port throws(URLError) in try systemResolve(host: host, port: port) }
+
+    /// The addresses of `host`, in the order the system prefers them (RFC 6724).
     ///
     /// - Throws: `URLError(.cannotFindHost)` when the name does not resolve.
-    package static func resolve(host: String, port: Int) throws(URLError) -> [ResolvedAddress] {
+    private static func systemResolve(host: String, port: Int) throws(URLError) -> [ResolvedAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)

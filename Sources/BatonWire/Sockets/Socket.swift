@@ -17,29 +17,22 @@ import Darwin
 package struct Socket: Sendable {
     package let descriptor: Int32
 
-    /// Connects to `host`:`port`, trying each address the system resolver gives (IPv6 and IPv4)
-    /// in turn, each within what is left of `timeout`.
+    /// Connects to `host`:`port` as ``ConnectionRace`` does: every address `resolver` gives,
+    /// IPv6 first, a new attempt every 250 ms while the earlier ones go on, the first to connect
+    /// kept, all within `timeout`.
     ///
     /// - Throws: `URLError` `.cannotFindHost` when the name does not resolve, `.timedOut` when no
     ///   address answered in time, `.cannotConnectToHost` when every address refused.
-    package static func connect(host: String, port: Int, timeout: Duration) throws(URLError) -> Socket {
+    package static func connect(host: String, port: Int, timeout: Duration, resolver: AddressResolver = .system) throws(URLError) -> (socket: Socket, address: ResolvedAddress) {
         let deadline = ContinuousClock.now + timeout
-        let addresses = try AddressResolver.resolve(host: host, port: port)
-        var lastError = URLError(.cannotConnectToHost)
-        for address in addresses {
-            let remaining = deadline - .now
-            guard remaining > .zero else { throw URLError(.timedOut, detail: "connecting to \(host):\(port) took longer than \(timeout)") }
-            do {
-                return try connect(to: address, timeout: remaining)
-            } catch {
-                lastError = error
-            }
-        }
-        throw lastError
+        let addresses = try resolver.resolve(host, port)
+        guard deadline > .now else { throw URLError(.timedOut, detail: "resolving \(host) took longer than \(timeout)") }
+        return try ConnectionRace(addresses: addresses, server: "\(host.contains(":") ? "[\(host)]" : host):\(port)").run(until: deadline, timeout: timeout)
     }
 
-    /// Connects to one resolved address.
-    private static func connect(to address: ResolvedAddress, timeout: Duration) throws(URLError) -> Socket {
+    /// Starts connecting to `address` without waiting: the socket, and whether it is connected
+    /// already (on loopback it may be).
+    static func startConnecting(to address: ResolvedAddress) throws(URLError) -> (socket: Socket, connected: Bool) {
         #if canImport(Glibc)
         let descriptor = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -53,28 +46,22 @@ package struct Socket: Sendable {
                 systemConnect(descriptor, pointer.baseAddress, address.length)
             }
         }
-        if started != 0 && errno != EINPROGRESS {
+        if started == 0 { return (socket, true) }
+        guard errno == EINPROGRESS else {
             let reason = errorText()
             socket.close()
             throw URLError(.cannotConnectToHost, detail: "connecting to \(address) failed (\(reason))")
         }
-        if started != 0 {
-            do {
-                try socket.wait(for: Int16(POLLOUT), timeout: timeout)
-            } catch {
-                socket.close()
-                throw error.code == .timedOut
-                    ? URLError(.timedOut, detail: "connecting to \(address) took longer than \(timeout)") : error
-            }
-            var failure: Int32 = 0
-            var size = socklen_t(MemoryLayout<Int32>.size)
-            getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &size)
-            if failure != 0 {
-                socket.close()
-                throw URLError(.cannotConnectToHost, detail: "connecting to \(address) failed (\(String(cString: strerror(failure))))")
-            }
-        }
-        return socket
+        return (socket, false)
+    }
+
+    /// Why a connect this socket started failed, once `poll` says it is done; `nil` when it
+    /// connected.
+    var connectFailure: String? {
+        var failure: Int32 = 0
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &size) == 0 else { return Self.errorText() }
+        return failure == 0 ? nil : String(cString: strerror(failure))
     }
 
     /// Non-blocking, no Nagle delay (a request's head and body leave at once), and no SIGPIPE

@@ -9,13 +9,13 @@ import XCTest
 
 /// Where a client made without a transport sends `https`.
 final class DefaultTransportTLSTests: XCTestCase {
-    func test_https_goesToHTTP1Transport_unlessAProxyIsSet() {
+    func test_https_goesToHTTP1Transport_aProxyInTheEnvironmentIncluded() {
         #if canImport(FoundationNetworking)
-        XCTAssertTrue(DefaultTransport(environment: [:]).routesToHTTP1(scheme: "https", host: "api.example.com"))
+        XCTAssertTrue(DefaultTransport(environment: [:]).routesToHTTP1(scheme: "https"))
         let proxied = DefaultTransport(environment: ["https_proxy": "http://proxy:3128", "no_proxy": "internal.example.com"])
-        XCTAssertFalse(proxied.routesToHTTP1(scheme: "https", host: "api.example.com"))
-        XCTAssertTrue(proxied.routesToHTTP1(scheme: "https", host: "internal.example.com"))
-        XCTAssertTrue(proxied.routesToHTTP1(scheme: "http", host: "api.example.com"), "the https proxy is not http's")
+        XCTAssertTrue(proxied.routesToHTTP1(scheme: "https"))
+        XCTAssertEqual(proxied.ownTransport?.configuration.proxies.https?.server, "proxy:3128")
+        XCTAssertNil(proxied.ownTransport?.configuration.proxies.http, "the https proxy is not http's")
         #endif
     }
 
@@ -23,7 +23,7 @@ final class DefaultTransportTLSTests: XCTestCase {
     func test_withoutOpenSSL_httpsGoesToURLSession_andTheMonitorsAreToldOnce() async throws {
         #if canImport(FoundationNetworking)
         let transport = DefaultTransport(environment: [:], openSSL: .failure(OpenSSLUnavailable(reason: "libssl.so.3 was not found")))
-        XCTAssertFalse(transport.routesToHTTP1(scheme: "https", host: "127.0.0.1"))
+        XCTAssertFalse(transport.routesToHTTP1(scheme: "https"))
         let events = Locked<[ConnectionEvent]>([])
         var configuration = Client.Configuration(baseURL: URL(string: "https://127.0.0.1:1/")!)
         configuration.retryPolicy = nil

@@ -30,50 +30,19 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         return server.stats.connectionsAccepted - before
     }
 
-    func test_theDefaultTransport_carriesHTTPOverHTTP1Transport() {
+    /// The default transport carries `http` itself, a proxy in the environment included: it
+    /// hands its own transport the environment's proxies rather than URLSession the request.
+    func test_theDefaultTransport_carriesHTTPOverHTTP1Transport_proxiedOrNot() {
         XCTAssertTrue(client.transport is DefaultTransport)
         #if canImport(FoundationNetworking)
-        XCTAssertTrue(DefaultTransport(environment: [:]).routesPlainHTTPToHTTP1)
-        XCTAssertFalse(DefaultTransport(environment: ["http_proxy": "http://proxy:3128"]).routesPlainHTTPToHTTP1)
-        let exceptSome = DefaultTransport(environment: ["http_proxy": "http://proxy:3128", "no_proxy": "127.0.0.1, .example.com"])
-        XCTAssertTrue(exceptSome.routesToHTTP1(host: "127.0.0.1"))
-        XCTAssertTrue(exceptSome.routesToHTTP1(host: "api.example.com"))
-        XCTAssertFalse(exceptSome.routesToHTTP1(host: "example.org"))
-        XCTAssertFalse(exceptSome.routesToHTTP1(host: "notexample.com"))
+        XCTAssertTrue(DefaultTransport(environment: [:]).routesToHTTP1(scheme: "http"))
+        let proxied = DefaultTransport(environment: ["http_proxy": "http://proxy:3128", "no_proxy": ".example.com"])
+        XCTAssertTrue(proxied.routesToHTTP1(scheme: "http"))
+        let proxies = proxied.ownTransport?.configuration.proxies
+        XCTAssertEqual(proxies?.http?.description, "http://proxy:3128")
+        XCTAssertNil(proxies?.proxy(for: URL(string: "http://api.example.com/")!))
+        XCTAssertEqual(proxies?.proxy(for: URL(string: "http://example.org/")!)?.server, "proxy:3128")
         #endif
-    }
-
-    /// `ALL_PROXY` names a proxy for every scheme, as libcurl reads it: neither scheme goes to
-    /// Baton's own transport, which speaks through none, unless `no_proxy` names the host.
-    func test_theDefaultTransport_honoursAllProxy_forEveryScheme() {
-        #if canImport(FoundationNetworking)
-        for name in ["ALL_PROXY", "all_proxy"] {
-            let proxied = DefaultTransport(environment: [name: "socks5://proxy.invalid:1080", "no_proxy": "127.0.0.1"])
-            XCTAssertFalse(proxied.routesToHTTP1(scheme: "http", host: "example.com"), name)
-            XCTAssertFalse(proxied.routesToHTTP1(scheme: "https", host: "example.com"), name)
-            XCTAssertTrue(proxied.routesToHTTP1(scheme: "http", host: "127.0.0.1"), name)
-        }
-        #endif
-    }
-
-    /// With a proxy in the environment, `http` goes through URLSession (which tells of no
-    /// connections), except to a host `no_proxy` names.
-    func test_theDefaultTransport_withAProxy_sendsThroughURLSession_exceptToUnproxiedHosts() async throws {
-        _ = try urlSessionTransport()
-        let told = Locked(0)
-        var options = TransferOptions()
-        options.connectionEvents = { _ in told.withLock { $0 += 1 } }
-        let request = URLRequest(url: server.baseURL.appendingPathComponent("health"))
-
-        // The proxy of the server's scheme: `https_proxy` when the suite runs over TLS.
-        let proxy = "\(server.baseURL.scheme!)_proxy"
-        let proxied = DefaultTransport(environment: [proxy: "http://proxy.invalid:3128", "no_proxy": "example.com"])
-        _ = try await proxied.send(request, body: nil, options: options).value
-        XCTAssertEqual(told.value, 0, "through URLSession")
-
-        let unproxied = DefaultTransport(environment: [proxy: "http://proxy.invalid:3128", "no_proxy": "127.0.0.1"])
-        _ = try await unproxied.send(request, body: nil, options: options).value
-        XCTAssertGreaterThan(told.value, 0, "through HTTP1Transport")
     }
 
     func test_sequentialRequests_reuseOneConnection() async throws {

@@ -20,6 +20,8 @@ final class ConnectionPool: Sendable {
     let cookies: CookieJar?
     /// What its connections are secured with, for an `https` origin; `nil` for `http`.
     let tls: TLSSetup?
+    /// The proxy its connections go through; `nil`: they connect directly.
+    let proxy: HTTP1Transport.Proxy?
 
     private struct State {
         /// Requests waiting for a connection, oldest first, from `head` on.
@@ -50,7 +52,8 @@ final class ConnectionPool: Sendable {
 
     private let state = Lock(State())
 
-    init(host: CanonicalHost, port: Int, configuration: HTTP1Transport.Configuration, cookies: CookieJar?, tls: TLSSetup?) {
+    init(host: CanonicalHost, port: Int, configuration: HTTP1Transport.Configuration, cookies: CookieJar?, tls: TLSSetup?, proxy: HTTP1Transport.Proxy?) {
+        self.proxy = proxy
         self.host = host
         self.port = port
         self.configuration = configuration

@@ -43,7 +43,18 @@ import BatonWire
 /// `URLError(.secureConnectionFailed)` saying so. It does not present client certificates or
 /// resume TLS sessions.
 ///
-/// It does not speak HTTP/2, or through a proxy; it follows no redirect (the client does, under
+/// **Addresses.** A host's IPv6 and IPv4 addresses race as Happy Eyeballs (RFC 8305) says: IPv6
+/// first, the next address 250 ms later while the first goes on, families alternating; the first
+/// to connect carries the request and the others are closed, so an address that never answers
+/// (a broken IPv6 route) costs 250 ms, not ``Configuration/connectTimeout``, which bounds the
+/// whole race.
+///
+/// **Proxies.** Requests go through the HTTP or SOCKS5 proxies of ``Configuration/proxies``,
+/// read by default from the environment as curl reads it (`http_proxy`, `https_proxy`,
+/// `all_proxy`, `no_proxy`): see ``Proxy`` for what each does and where its credentials go.
+/// Connections are pooled per proxy and origin; their events name the proxy.
+///
+/// It does not speak HTTP/2; it follows no redirect (the client does, under
 /// its ``RedirectPolicy``) and keeps no cache. It keeps cookies, in memory, for its life, as
 /// URLSession's ephemeral configuration does: see ``Configuration/keepsCookies``.
 public final class HTTP1Transport: Transport {
@@ -59,8 +70,9 @@ public final class HTTP1Transport: Transport {
         public var maximumPooledOrigins: Int = 64
         /// How long an unused connection stays open for the next request. Default 60 s.
         public var idleTimeout: Duration = .seconds(60)
-        /// The longest a connection may take to open, each resolved address tried in turn
-        /// within it; the request's own timeout bounds it too. Default 10 s.
+        /// The longest a connection may take to open, the whole race between the host's
+        /// addresses (see ``HTTP1Transport``) and a proxy's tunnel included; the request's own
+        /// timeout bounds it too. Default 10 s.
         public var connectTimeout: Duration = .seconds(10)
         /// Whether the cookies servers set are kept and sent back. Default `true`: they are kept
         /// in memory for the transport's life and sent back only where RFC 6265 allows (a cookie
@@ -72,6 +84,13 @@ public final class HTTP1Transport: Transport {
         /// How `https` connections are secured: trusted roots, pinned keys, the oldest version.
         /// The default trusts the system's roots only.
         public var tls = TLSConfiguration()
+        /// The proxies requests go through, by scheme, and the hosts reached directly. Default:
+        /// what the environment says when the configuration is made, as curl reads it (see
+        /// ``ProxySettings/environment(_:)``); settings given here replace the environment's.
+        public var proxies: ProxySettings = .environment()
+        /// What finds a host's addresses: the system's resolver, but for tests that send a name to
+        /// addresses of their own.
+        package var resolver: AddressResolver = .system
 
         /// The defaults.
         public init() {}
@@ -135,7 +154,14 @@ public final class HTTP1Transport: Transport {
                 return inFlight.promise
             }
         }
-        pool(host: host, port: url.port ?? (secure ? 443 : 80), tls: setup).enqueue(inFlight)
+        let proxy: Proxy?
+        do throws(URLError) {
+            proxy = try configuration.proxies.route(scheme: scheme, host: host, port: url.port)
+        } catch {
+            inFlight.finish(.failure(URLError(error.code, detail: (error.detail ?? "the proxy cannot be used") + "; nothing was sent")))
+            return inFlight.promise
+        }
+        pool(host: host, port: url.port ?? (secure ? 443 : 80), tls: setup, proxy: proxy).enqueue(inFlight)
         return inFlight.promise
     }
 
@@ -149,14 +175,16 @@ public final class HTTP1Transport: Transport {
         }
     }
 
-    /// The pool of the origin `host`:`port` (`https` when `tls` is given), made on first use.
-    /// Beyond ``Configuration/maximumPooledOrigins`` pools, the one used least recently is
-    /// closed: its idle connections at once, its busy ones once their requests are done.
-    private func pool(host: CanonicalHost, port: Int, tls: TLSSetup?) -> ConnectionPool {
-        let key = "\(tls == nil ? "http" : "https")://\(host.uriForm):\(port)"
+    /// The pool of the origin `host`:`port` (`https` when `tls` is given) through `proxy`, made
+    /// on first use: a connection through one proxy (or one set of its credentials) never
+    /// carries a request meant for another, or for none. Beyond
+    /// ``Configuration/maximumPooledOrigins`` pools, the one used least recently is closed: its
+    /// idle connections at once, its busy ones once their requests are done.
+    private func pool(host: CanonicalHost, port: Int, tls: TLSSetup?, proxy: Proxy?) -> ConnectionPool {
+        let key = "\(tls == nil ? "http" : "https")://\(host.uriForm):\(port)" + (proxy.map { " " + $0.poolKey } ?? "")
         let (pool, evicted) = pools.withLock(annotating: self) { pools in
             pools.use(key, orMake: {
-                ConnectionPool(host: host, port: port, configuration: configuration, cookies: cookies, tls: tls)
+                ConnectionPool(host: host, port: port, configuration: configuration, cookies: cookies, tls: tls, proxy: proxy)
             })
         }
         evicted?.close()

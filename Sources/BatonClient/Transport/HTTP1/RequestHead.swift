@@ -31,25 +31,37 @@ struct RequestHead {
         }
     }
 
+    /// How a request sent to an HTTP proxy itself differs (RFC 9112 §3.2.2): its target in
+    /// absolute form, and the proxy's credentials.
+    struct ProxyForm {
+        /// The `Proxy-Authorization` value, replacing any of the request's own.
+        var authorization: String?
+    }
+
     /// The head of `request` to `host` (its URL's, canonical), whose body is `bodyLength` bytes
-    /// long (`nil`: no body), with `cookie` as its `Cookie` field when it has none of its own.
-    /// Its method and fields were checked by ``checkSyntax(of:)``.
-    init(_ request: URLRequest, host: CanonicalHost, bodyLength: Int64?, cookie: String?) {
+    /// long (`nil`: no body), with `cookie` as its `Cookie` field when it has none of its own,
+    /// and in `proxy`'s form when it goes to an HTTP proxy. Its method and fields were checked
+    /// by ``checkSyntax(of:)``.
+    init(_ request: URLRequest, host: CanonicalHost, bodyLength: Int64?, cookie: String?, proxy: ProxyForm? = nil) {
         let url = request.url ?? URL(fileURLWithPath: "/")
         let method = request.httpMethod ?? "GET"
         let path = url.path(percentEncoded: true)
-        var target = path.isEmpty ? "/" : path
-        if let query = url.query(percentEncoded: true) { target += "?" + query }
-        bytes.reserveCapacity(256)
-        append("\(method) \(target) HTTP/1.1\r\n")
         // An IPv6 address is written in brackets; the port only when it is not the scheme's.
         let hostName = host.uriForm
         let defaultPort = WireText.equalIgnoringCase(url.scheme ?? "", "https") ? 443 : 80
-        appendField("Host", url.port.map { $0 == defaultPort ? hostName : "\(hostName):\($0)" } ?? hostName)
+        let authority = url.port.map { $0 == defaultPort ? hostName : "\(hostName):\($0)" } ?? hostName
+        // Absolute form names the origin as the Host field does: no user information, no fragment.
+        var target = (proxy == nil ? "" : "http://\(authority)") + (path.isEmpty ? "/" : path)
+        if let query = url.query(percentEncoded: true) { target += "?" + query }
+        bytes.reserveCapacity(256)
+        append("\(method) \(target) HTTP/1.1\r\n")
+        appendField("Host", authority)
+        if let authorization = proxy?.authorization { appendField("Proxy-Authorization", authorization) }
         var hasAcceptEncoding = false
         var hasCookie = false
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             if Self.transportOwned.contains(where: { WireText.equalIgnoringCase(name, $0) }) { continue }
+            if proxy?.authorization != nil, WireText.equalIgnoringCase(name, "Proxy-Authorization") { continue }
             if WireText.equalIgnoringCase(name, "Accept-Encoding") { hasAcceptEncoding = true }
             if WireText.equalIgnoringCase(name, "Cookie") { hasCookie = true }
             appendField(name, value)

@@ -16,6 +16,8 @@ struct WireConnection {
     let cookies: CookieJar?
     /// What `https` connections are secured with; `nil` for `http`.
     let tls: TLSSetup?
+    /// The proxy connections go through; `nil`: directly.
+    let proxy: HTTP1Transport.Proxy?
     private var link: Link?
     /// Where the last request carried wanted the connection's events told: it hears of the
     /// connection closing while it idles, too.
@@ -29,11 +31,16 @@ struct WireConnection {
         self.number = number
         cookies = pool.cookies
         tls = pool.tls
+        proxy = pool.proxy
     }
 
-    private func tell(_ kind: ConnectionEvent.Kind, reason: String? = nil, security: String? = nil) {
-        observer?(ConnectionEvent(kind, server: "\(host.uriForm):\(port)", connection: number, reason: reason, security: security))
+    private func tell(_ kind: ConnectionEvent.Kind, address: ResolvedAddress? = nil, reason: String? = nil, security: String? = nil) {
+        observer?(ConnectionEvent(kind, server: "\(host.uriForm):\(port)", connection: number, proxy: proxy?.server,
+                                  address: address?.description, reason: reason, security: security))
     }
+
+    /// Whether requests go to an HTTP proxy in absolute form: `http` ones through an HTTP proxy.
+    private var speaksToProxy: Bool { tls == nil && proxy?.kind == .http }
 
     /// Sends `request` and reads its response, or says why there is none. A request sent on a
     /// kept-alive socket that the server had closed before answering a byte is sent once more on
@@ -89,29 +96,65 @@ struct WireConnection {
         }
         close(because: "the server closed it while it idled")
         let timeout = min(configuration.connectTimeout, request.timeout)
-        let socket = try Socket.connect(host: host.name, port: port, timeout: timeout)
-        request.options.timer?.connected(reused: false)
-        // Attached before the handshake: a cancel reaches a server that stalls it.
+        let deadline = ContinuousClock.now + timeout
+        let (socket, address) = try connect(timeout: timeout)
+        // Attached before the tunnel and the handshake: a cancel reaches a proxy or a server
+        // that stalls them.
         guard request.attach(socket) else {
             socket.close()
             throw URLError(.cancelled)
         }
-        guard let tls else {
-            link = Link(socket: socket, tls: nil)
-            tell(.opened)
-            return link!
-        }
         do {
+            try openTunnel(over: socket, deadline: deadline, timeout: timeout)
+            request.options.timer?.connected(reused: false)
+            guard let tls else {
+                link = Link(socket: socket, tls: nil)
+                tell(.opened, address: address)
+                return link!
+            }
             let stream = try TLSStream.handshake(over: socket, host: host, port: port, setup: tls, timeout: timeout)
             request.options.timer?.secured()
             link = Link(socket: socket, tls: stream)
-            tell(.opened, security: stream.summary)
+            tell(.opened, address: address, security: stream.summary)
             return link!
         } catch {
             request.detach()
             socket.close()
             throw error
         }
+    }
+
+    /// A socket connected to the origin, or to the proxy, and the address it reached.
+    private func connect(timeout: Duration) throws(URLError) -> (Socket, ResolvedAddress) {
+        guard let proxy else { return try Socket.connect(host: host.name, port: port, timeout: timeout, resolver: configuration.resolver) }
+        do {
+            return try Socket.connect(host: proxy.host, port: proxy.port, timeout: timeout, resolver: configuration.resolver)
+        } catch {
+            throw URLError(error.code, detail: "the proxy \(proxy.server) could not be reached: \(error.detail ?? "URLError \(error.code.rawValue)")")
+        }
+    }
+
+    /// Through the proxy's `socket`, a tunnel to the origin, unless requests go to the proxy
+    /// itself (`http` through an HTTP proxy).
+    private func openTunnel(over socket: Socket, deadline: ContinuousClock.Instant, timeout: Duration) throws(URLError) {
+        guard let proxy, !speaksToProxy else { return }
+        let origin = "\(host.uriForm):\(port)"
+        if proxy.kind == .http {
+            try HTTPTunnel.open(over: socket, to: origin, authorization: proxy.authorization, proxy: proxy.server, deadline: deadline, timeout: timeout)
+            return
+        }
+        let destination: SOCKS5Handshake.Destination
+        if let address = ResolvedAddress(numeric: host.name, port: port) {
+            destination = .address(address)
+        } else if proxy.kind == .socks5h {
+            destination = .name(host.name)
+        } else {
+            // socks5: the name is resolved here, and the proxy given the address preferred.
+            destination = .address(try configuration.resolver.resolve(host.name, port)[0])
+        }
+        try SOCKS5Handshake.open(over: socket, to: destination, port: port, origin: origin,
+                                 credentials: proxy.username.map { ($0, proxy.password ?? "") },
+                                 proxy: proxy.server, deadline: deadline, timeout: timeout)
     }
 
     /// Closes the connection, if one is open, and tells why; `politely` (a connection the client
@@ -133,11 +176,17 @@ struct WireConnection {
         // Read again for each attempt: a request sent again carries the cookies of the moment.
         let jar = request.request.httpShouldHandleCookies ? cookies : nil
         let cookie = request.request.url.flatMap { jar?.cookieHeader(for: $0) }
-        let head = RequestHead(request.request, host: host, bodyLength: bodyLength, cookie: cookie)
+        let head = RequestHead(request.request, host: host, bodyLength: bodyLength, cookie: cookie,
+                               proxy: speaksToProxy ? .init(authorization: proxy?.authorization) : nil)
         let complete = try RequestWriter(request: request, link: link).write(head: head.bytes, bodyLength: bodyLength)
         request.options.timer?.sent()
         let reader = ResponseReader(request: request, link: link, cookies: jar)
         var answer = try reader.read(into: &buffer, answered: &answered)
+        if speaksToProxy, answer.response.statusCode == 407, let proxy {
+            // The proxy's own refusal, not the origin's answer: a sentence naming the proxy.
+            try HTTPTunnel.check(status: 407, reason: "Proxy Authentication Required", proxy: proxy.server,
+                                 authority: "\(host.uriForm):\(port)", sentAuthorization: proxy.authorization != nil)
+        }
         // A request whose body the server did not wait for leaves the connection unusable.
         answer.keepsConnection = answer.keepsConnection && complete
         return answer
