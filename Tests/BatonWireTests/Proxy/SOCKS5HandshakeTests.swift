@@ -23,6 +23,9 @@ final class SOCKS5HandshakeTests: XCTestCase {
         XCTAssertEqual(try SOCKS5Reply.read([5, 0, 0, 3], proxy: "p:1"), .needs(total: 5))
         XCTAssertEqual(try SOCKS5Reply.read([5, 0, 0, 3, 3], proxy: "p:1"), .needs(total: 10))
         XCTAssertEqual(try SOCKS5Reply.read([5, 0, 0, 1, 127, 0, 0, 1, 0, 80], proxy: "p:1"), .succeeded)
+        // Found by the fuzz target: a bound name may be empty, the shortest reply (7 bytes).
+        XCTAssertEqual(try SOCKS5Reply.read([5, 0, 0, 3, 0], proxy: "p:1"), .needs(total: 7))
+        XCTAssertEqual(try SOCKS5Reply.read([5, 0, 0, 3, 0, 1, 187], proxy: "p:1"), .succeeded)
         XCTAssertEqual(try SOCKS5Reply.read([5, 5, 0, 1, 0, 0, 0, 0, 0, 0], proxy: "p:1"), .failed(reason: "connection refused"))
         XCTAssertEqual(try SOCKS5Reply.read([5, 99, 0, 1, 0, 0, 0, 0, 0, 0], proxy: "p:1"), .failed(reason: "reply code 99"))
     }

@@ -1,5 +1,5 @@
 // A libFuzzer target for Baton's HTTP/1.1 response parser (Sources/BatonWire/Parser). Each input is
-// one server's bytes, parsed for GET and for HEAD, with the default limits and with small ones,
+// one server's bytes, parsed for GET, HEAD and CONNECT (a proxy's answer: a 2xx has no body), with the default limits and with small ones,
 // whole, one byte at a time and in splits drawn from the input; then the connection's close.
 // The parser must never trap, every split must give the same events, bytes used and error, and
 // the events must keep their promises (see `check`). Every field value of a head is also read as
@@ -26,6 +26,7 @@ func drive(_ bytes: UnsafeRawBufferPointer, method: String, limits: ResponseLimi
     var outcome = Outcome()
     var sawHead = false
     var sawEnd = false
+    var status = 0
     func record(_ event: ResponseEvent) {
         check(!sawEnd, "an event after .end")
         switch event {
@@ -33,12 +34,14 @@ func drive(_ bytes: UnsafeRawBufferPointer, method: String, limits: ResponseLimi
             check(!sawHead, "two heads")
             check((200...599).contains(head.status), "a head with the status \(head.status)")
             sawHead = true
+            status = head.status
             outcome.events.append("head \(head.version) \(head.status) \(head.reason.debugDescription) \(head.fields.map { "\($0.name): \($0.value)" })")
             checkDownloadFields(head)
         case .body(let piece):
             check(sawHead, "a body before the head")
             check(!piece.isEmpty, "an empty body piece")
             check(method != "HEAD", "a body for HEAD")
+            check(method != "CONNECT" || status >= 300, "a body for a \(status) to CONNECT: the tunnel's bytes")
             outcome.body.append(contentsOf: piece)
         case .end(let trailers):
             check(sawHead, "an end before the head")
@@ -107,7 +110,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     let seed = seed(of: bytes)
     let small = ResponseLimits(maximumHeadBytes: 200, maximumLineBytes: 40, maximumFieldCount: 4)
-    for method in ["GET", "HEAD"] {
+    for method in ["GET", "HEAD", "CONNECT"] {
         for limits in [ResponseLimits(), small] {
             let whole = drive(bytes, method: method, limits: limits) { Int.max }
             let single = drive(bytes, method: method, limits: limits) { 1 }
