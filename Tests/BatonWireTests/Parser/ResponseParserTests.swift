@@ -104,6 +104,17 @@ final class ResponseParserTests: XCTestCase {
                      events: responseEvents(304, "Not Modified", ["Transfer-Encoding: gzip"]), keepsConnection: true)
     }
 
+    /// A proxy's `2xx` to `CONNECT` ends with its head: what follows is the tunnel's, left
+    /// unused; its refusals keep their bodies.
+    func test_aSuccessfulAnswerToCONNECT_endsWithItsHead() {
+        let head = "HTTP/1.1 200 Connection Established\r\n\r\n"
+        assertResponse(responseBytes(head + "\u{16}\u{03}"), method: "CONNECT", events: responseEvents(200, "Connection Established", []),
+                     consumed: head.utf8.count, keepsConnection: true)
+        assertResponse(responseBytes("HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 2\r\n\r\nno"), method: "CONNECT",
+                     events: responseEvents(407, "Proxy Authentication Required", ["Content-Length: 2"], body: "no"),
+                     keepsConnection: true, declaredLength: 2)
+    }
+
     func test_bytesAfterTheEnd_areLeftUnused() {
         let answer = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc"
         assertResponse(responseBytes(answer + "HTTP/1.1 200 OK\r\n"), events: responseEvents(200, "OK", ["Content-Length: 3"], body: "abc"),

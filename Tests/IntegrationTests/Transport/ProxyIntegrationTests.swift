@@ -162,6 +162,16 @@ final class ProxyIntegrationTests: XCTestCase {
         XCTAssertTrue(sentence.contains("the proxy 127.0.0.1:\(silent.port) did not open the tunnel within"), sentence)
     }
 
+    /// Bytes a proxy sends after its `200` to `CONNECT` would be the origin's before it was
+    /// asked anything: refused, rather than taken for the origin's.
+    func test_bytesAfterTheAnswerToCONNECT_areRefused() async throws {
+        let proxy = try ScriptedServer(response: Array("HTTP/1.1 200 Connection Established\r\n\r\nHTTP/1.1 200 OK\r\n".utf8), holdsOpen: true)
+        let transport = try transport(.init(all: .init("http://127.0.0.1:\(proxy.port)")))
+        let (code, sentence) = try await XCTUnwrapAsync(failure(of: try XCTUnwrap(URL(string: "https://api.example.com/")), transport))
+        XCTAssertEqual(code, .badServerResponse, sentence)
+        XCTAssertTrue(sentence.contains("the proxy 127.0.0.1:\(proxy.port) sent bytes after its answer to CONNECT"), sentence)
+    }
+
     // MARK: SOCKS5
 
     func test_socks5h_withoutCredentials_carriesHTTPAndHTTPS_theNameResolvedByTheProxy() async throws {

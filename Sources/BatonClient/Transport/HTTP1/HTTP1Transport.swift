@@ -175,13 +175,14 @@ public final class HTTP1Transport: Transport {
         }
     }
 
-    /// The pool of the origin `host`:`port` (`https` when `tls` is given) through `proxy`, made
-    /// on first use: a connection through one proxy (or one set of its credentials) never
-    /// carries a request meant for another, or for none. Beyond
+    /// The pool of the origin `host`:`port` (`https` when `tls` is given), whose connections go
+    /// through `proxy`, made on first use. The proxies are the configuration's, fixed for the
+    /// transport's life, so an origin's pool is that of one route: its connections never carry
+    /// a request another route (a proxy, or none) should have. Beyond
     /// ``Configuration/maximumPooledOrigins`` pools, the one used least recently is closed: its
     /// idle connections at once, its busy ones once their requests are done.
     private func pool(host: CanonicalHost, port: Int, tls: TLSSetup?, proxy: Proxy?) -> ConnectionPool {
-        let key = "\(tls == nil ? "http" : "https")://\(host.uriForm):\(port)" + (proxy.map { " " + $0.poolKey } ?? "")
+        let key = "\(tls == nil ? "http" : "https")://\(host.uriForm):\(port)"
         let (pool, evicted) = pools.withLock(annotating: self) { pools in
             pools.use(key, orMake: {
                 ConnectionPool(host: host, port: port, configuration: configuration, cookies: cookies, tls: tls, proxy: proxy)

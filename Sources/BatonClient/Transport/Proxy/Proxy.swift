@@ -123,10 +123,6 @@ extension HTTP1Transport {
         /// `host:port`, as sentences and connection events name the proxy.
         var server: String { "\(canonicalHost.uriForm):\(port)" }
 
-        /// What tells the proxy's pools apart: the kind, the server and the credentials. Never
-        /// shown.
-        var poolKey: String { "\(kind)://\(username ?? "")\u{0}\(password ?? "")\u{0}\(server)" }
-
         /// The `Proxy-Authorization` value for an HTTP proxy with credentials.
         var authorization: String? {
             guard let username else { return nil }
