@@ -30,6 +30,14 @@ enum Interop {
     static func relay() throws -> URL { try url("BATON_INTEROP_RELAY") }
     /// The h11 server (`.ci/interop-servers/h11_server.py`).
     static func h11() throws -> URL { try url("BATON_INTEROP_PY") }
+    /// tinyproxy, open: `BATON_INTEROP_PROXY`.
+    static func proxy() throws -> String { try url("BATON_INTEROP_PROXY").absoluteString }
+    /// tinyproxy asking for Basic credentials: `BATON_INTEROP_PROXY_AUTH`.
+    static func authenticatingProxy() throws -> String { try url("BATON_INTEROP_PROXY_AUTH").absoluteString }
+    /// The credentials it takes, as `user:password`.
+    static func proxyCredentials() throws -> String { try value("BATON_INTEROP_PROXY_CREDENTIALS") }
+    /// pproxy's SOCKS5, as `socks5h://127.0.0.1:PORT`: `BATON_INTEROP_SOCKS`.
+    static func socks() throws -> String { try value("BATON_INTEROP_SOCKS") }
 
     /// A token for one test's requests (their `t` query item), by which the servers' records of
     /// them are found.

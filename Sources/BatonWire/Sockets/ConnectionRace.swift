@@ -59,6 +59,7 @@ package struct ConnectionRace {
         defer { for attempt in attempts { attempt.socket.close() } }
         while true {
             let now = ContinuousClock.now
+            // With no attempt under way (every one failed), the next need not wait out its delay.
             if next < order.count, now >= nextStart || attempts.isEmpty {
                 let address = order[next]
                 next += 1
@@ -98,8 +99,6 @@ package struct ConnectionRace {
                 failed.append(index)
             }
             for index in failed.reversed() { attempts.remove(at: index).socket.close() }
-            // With every attempt under way failed, the next need not wait out its delay.
-            if attempts.isEmpty { nextStart = .now }
         }
     }
 }

@@ -23,6 +23,11 @@ final class ProxySettingsTests: XCTestCase {
         XCTAssertEqual(signed.username, "al@ice")
         XCTAssertEqual(signed.password, "p:ss")
         XCTAssertEqual(signed.description, "socks5://al@ice:<redacted>@10.0.0.1:1080")
+        var dumped = ""
+        dump(HTTP1Transport.ProxySettings(all: signed), to: &dumped)
+        XCTAssertFalse(dumped.contains("p:ss"), dumped)
+        XCTAssertTrue(dumped.contains("al@ice"), dumped)
+        XCTAssertFalse(String(reflecting: signed).contains("p:ss"))
         XCTAssertEqual(try Proxy("http://alice:secret@proxy:3128").authorization, "Basic " + Data("alice:secret".utf8).base64EncodedString())
     }
 

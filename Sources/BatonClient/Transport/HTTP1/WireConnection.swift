@@ -150,7 +150,10 @@ struct WireConnection {
             destination = .name(host.name)
         } else {
             // socks5: the name is resolved here, and the proxy given the address preferred.
-            destination = .address(try configuration.resolver.resolve(host.name, port)[0])
+            guard let address = try configuration.resolver.resolve(host.name, port).first else {
+                throw URLError(.cannotFindHost, detail: "the host name \(host.name) has no address")
+            }
+            destination = .address(address)
         }
         try SOCKS5Handshake.open(over: socket, to: destination, port: port, origin: origin,
                                  credentials: proxy.username.map { ($0, proxy.password ?? "") },

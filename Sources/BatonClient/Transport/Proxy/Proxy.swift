@@ -21,7 +21,7 @@ extension HTTP1Transport {
     /// The credentials go to the proxy alone: as `Proxy-Authorization: Basic` to an HTTP proxy
     /// (on the `CONNECT`, never inside the tunnel), or by RFC 1929 to a SOCKS5 one. The password
     /// is never printed: ``description`` shows `<redacted>` in its place.
-    public struct Proxy: Hashable, Sendable, CustomStringConvertible {
+    public struct Proxy: Hashable, Sendable, CustomStringConvertible, CustomReflectable {
         /// How the transport speaks to the proxy. Compare with `==`, or `switch` with a `default`.
         public struct Kind: Hashable, Sendable, CustomStringConvertible {
             private let name: String
@@ -118,6 +118,11 @@ extension HTTP1Transport {
         public var description: String {
             let credentials = username.map { "\(MessageText.escaped($0)):\(Redaction.placeholder)@" } ?? ""
             return "\(kind)://\(credentials)\(server)"
+        }
+
+        /// What `dump` and debuggers show: the kind, host, port and username, never the password.
+        public var customMirror: Mirror {
+            Mirror(self, children: ["kind": kind, "host": host, "port": port, "username": username as Any], displayStyle: .struct)
         }
 
         /// `host:port`, as sentences and connection events name the proxy.
