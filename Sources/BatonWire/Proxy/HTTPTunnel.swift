@@ -51,15 +51,18 @@ package enum HTTPTunnel {
     }
 
     /// Nothing when the proxy's answer `status` (`reason`) opens the tunnel; else the failure it
-    /// means. A `407` to a request sent to the proxy itself means the same.
+    /// means: a `407` (or a `401`, which only the proxy can have sent) is about its credentials.
+    /// A `407` to a request sent to the proxy itself means the same.
     package static func check(status code: Int, reason: String, proxy: String, authority: String, sentAuthorization: Bool) throws(URLError) {
         let status = "\(code)" + (reason.isEmpty ? "" : " " + MessageText.escaped(String(reason.prefix(80))))
         switch code {
         case 200..<300:
             return
-        case 407 where sentAuthorization:
+        // A 401 to CONNECT is the proxy's too (no origin has been reached): tinyproxy 1.11
+        // answers refused credentials so.
+        case 407 where sentAuthorization, 401 where sentAuthorization:
             throw URLError(.userAuthenticationRequired, detail: "the proxy \(proxy) refused the credentials given for it (\(status))")
-        case 407:
+        case 407, 401:
             throw URLError(.userAuthenticationRequired, detail:
                 "the proxy \(proxy) asks for credentials (\(status)): give them in the proxy's URL, as http://user:password@\(proxy)")
         default:

@@ -151,6 +151,16 @@ final class ProxyIntegrationTests: XCTestCase {
         XCTAssertEqual(proxy.asked, ["407", "407", "407", "407"])
     }
 
+    /// A `401` to `CONNECT` can only be the proxy's (tinyproxy 1.11 refuses credentials so): read
+    /// as its refusal of them.
+    func test_a401ToCONNECT_isTheProxyRefusingItsCredentials() async throws {
+        let proxy = try ScriptedServer(response: Array("HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n".utf8))
+        let transport = try transport(.init(all: .init("http://alice:wrong@127.0.0.1:\(proxy.port)")))
+        let (code, sentence) = try await XCTUnwrapAsync(failure(of: try XCTUnwrap(URL(string: "https://api.example.com/")), transport))
+        XCTAssertEqual(code, .userAuthenticationRequired, sentence)
+        XCTAssertTrue(sentence.contains("the proxy 127.0.0.1:\(proxy.port) refused the credentials given for it (401 Unauthorized)"), sentence)
+    }
+
     /// A proxy that accepts the connection and never answers `CONNECT` meets the connect
     /// timeout, named.
     func test_aProxyThatNeverOpensTheTunnel_meetsTheConnectTimeout() async throws {
