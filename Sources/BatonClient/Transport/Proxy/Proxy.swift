@@ -54,11 +54,11 @@ extension HTTP1Transport {
         let canonicalHost: CanonicalHost
 
         /// The port a proxy URL without one means, as curl reads it.
-        public static let defaultPort = 1080
+        static let defaultPort = 1080
 
         /// The proxy `url` names, as curl reads one: `http://`, `socks5://` or `socks5h://`,
-        /// credentials percent-encoded before an `@`, and the port (``defaultPort`` when none is
-        /// written). Without a scheme, an HTTP proxy: `proxy.internal:3128`.
+        /// credentials percent-encoded before an `@`, and the port (1080, as curl reads it, when
+        /// none is written). Without a scheme, an HTTP proxy: `proxy.internal:3128`.
         ///
         /// - Throws: `URLError` `.unsupportedURL` for another scheme (`https://`, a proxy spoken to
         ///   over TLS, and `socks4://` are not supported), `.badURL` for a URL that is not a
