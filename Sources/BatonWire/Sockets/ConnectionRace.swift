@@ -46,18 +46,25 @@ package struct ConnectionRace {
         return order
     }
 
+    /// How often a race waiting on silent addresses asks whether its request was cancelled: a
+    /// connect has no socket a cancel could shut down yet, so the race looks instead.
+    static let cancelCheckInterval: Duration = .milliseconds(50)
+
     /// Runs the race until `deadline` (`timeout`, for the sentence): the socket that connected
-    /// first and its address.
+    /// first and its address. `isCancelled` is asked between waits, every
+    /// ``cancelCheckInterval`` at most.
     ///
-    /// - Throws: `URLError(.timedOut)` when none connected by the deadline, else
-    ///   `.cannotConnectToHost` with the last address's failure.
-    package func run(until deadline: ContinuousClock.Instant, timeout: Duration) throws(URLError) -> (socket: Socket, address: ResolvedAddress) {
+    /// - Throws: `URLError(.timedOut)` when none connected by the deadline, `.cancelled` once
+    ///   `isCancelled` says so, else `.cannotConnectToHost` with the last address's failure.
+    package func run(until deadline: ContinuousClock.Instant, timeout: Duration,
+                     isCancelled: () -> Bool = { false }) throws(URLError) -> (socket: Socket, address: ResolvedAddress) {
         var attempts: [(socket: Socket, address: ResolvedAddress)] = []
         var next = 0
         var nextStart = ContinuousClock.now
         var lastFailure = URLError(.cannotConnectToHost, detail: "\(server) has no address to connect to")
         defer { for attempt in attempts { attempt.socket.close() } }
         while true {
+            if isCancelled() { throw URLError(.cancelled) }
             let now = ContinuousClock.now
             // With no attempt under way (every one failed), the next need not wait out its delay.
             if next < order.count, now >= nextStart || attempts.isEmpty {
@@ -79,7 +86,7 @@ package struct ConnectionRace {
                 throw URLError(.timedOut, detail: "connecting to \(server) took longer than \(timeout)"
                     + " (tried \(order.prefix(next).map(\.description).joined(separator: ", ")))")
             }
-            let wait = next < order.count ? min(nextStart - now, remaining) : remaining
+            let wait = min(next < order.count ? min(nextStart - now, remaining) : remaining, Self.cancelCheckInterval)
             var entries = attempts.map { pollfd(fd: $0.socket.descriptor, events: Int16(POLLOUT), revents: 0) }
             let ready = poll(&entries, nfds_t(entries.count), Int32(clamping: max(wait.clampedMilliseconds, 1)))
             guard ready > 0 else {

@@ -21,13 +21,17 @@ package struct Socket: Sendable {
     /// IPv6 first, a new attempt every 250 ms while the earlier ones go on, the first to connect
     /// kept, all within `timeout`.
     ///
+    /// A cancel (`isCancelled`) is heard within ``ConnectionRace/cancelCheckInterval``.
+    ///
     /// - Throws: `URLError` `.cannotFindHost` when the name does not resolve, `.timedOut` when no
-    ///   address answered in time, `.cannotConnectToHost` when every address refused.
-    package static func connect(host: String, port: Int, timeout: Duration, resolver: AddressResolver = .system) throws(URLError) -> (socket: Socket, address: ResolvedAddress) {
+    ///   address answered in time, `.cannotConnectToHost` when every address refused,
+    ///   `.cancelled` once `isCancelled` says so.
+    package static func connect(host: String, port: Int, timeout: Duration, resolver: AddressResolver = .system,
+                                isCancelled: () -> Bool = { false }) throws(URLError) -> (socket: Socket, address: ResolvedAddress) {
         let deadline = ContinuousClock.now + timeout
         let addresses = try resolver.resolve(host, port)
         guard deadline > .now else { throw URLError(.timedOut, detail: "resolving \(host) took longer than \(timeout)") }
-        return try ConnectionRace(addresses: addresses, server: "\(host.contains(":") ? "[\(host)]" : host):\(port)").run(until: deadline, timeout: timeout)
+        return try ConnectionRace(addresses: addresses, server: "\(host.contains(":") ? "[\(host)]" : host):\(port)").run(until: deadline, timeout: timeout, isCancelled: isCancelled)
     }
 
     /// Starts connecting to `address` without waiting: the socket, and whether it is connected

@@ -43,4 +43,41 @@ final class AddressRaceIntegrationTests: XCTestCase {
         // trying the addresses in turn would have cost.
         XCTAssertLessThan(elapsed, .seconds(5))
     }
+
+    /// A cancel reaches a request whose addresses are all silent while they race: it does not
+    /// wait out the 30 s connect timeout. The promise settles at once whatever the transport
+    /// does, so what shows the race heard it is the one connection becoming free: a second
+    /// request, which waits for it, begins.
+    func test_cancellingWhileTheAddressesRace_endsTheRaceAtOnce() throws {
+        let silent = try UnansweringListener()
+        let address = try XCTUnwrap(ResolvedAddress(numeric: "127.0.0.1", port: Int(silent.port)))
+        let firstRace = expectation(description: "the first race began")
+        let secondRequest = expectation(description: "the second request had the connection")
+        let calls = Locked(0)
+        var settings = HTTP1Transport.Configuration()
+        settings.proxies = .none
+        settings.connectTimeout = .seconds(30)
+        settings.maximumConnectionsPerOrigin = 1
+        settings.resolver = AddressResolver { _, _ throws(URLError) in
+            let call = calls.withLock { count in
+                count += 1
+                return count
+            }
+            if call == 1 {
+                firstRace.fulfill()
+                return [address, address]
+            }
+            secondRequest.fulfill()
+            throw URLError(.cannotFindHost)
+        }
+        let transport = HTTP1Transport(configuration: settings)
+        let request = URLRequest(url: try XCTUnwrap(URL(string: "http://silent.test/")))
+        let first = transport.send(request, body: nil, options: TransferOptions())
+        wait(for: [firstRace], timeout: 10)
+        let second = transport.send(request, body: nil, options: TransferOptions())
+        first.cancel()
+        // Far below the connect timeout: the race heard the cancel and let the connection go.
+        wait(for: [secondRequest], timeout: 10)
+        second.cancel()
+    }
 }

@@ -97,7 +97,7 @@ struct WireConnection {
         close(because: "the server closed it while it idled")
         let timeout = min(configuration.connectTimeout, request.timeout)
         let deadline = ContinuousClock.now + timeout
-        let (socket, address) = try connect(timeout: timeout)
+        let (socket, address) = try connect(timeout: timeout, isCancelled: { request.isCancelled })
         // Attached before the tunnel and the handshake: a cancel reaches a proxy or a server
         // that stalls them.
         guard request.attach(socket) else {
@@ -124,11 +124,16 @@ struct WireConnection {
         }
     }
 
-    /// A socket connected to the origin, or to the proxy, and the address it reached.
-    private func connect(timeout: Duration) throws(URLError) -> (Socket, ResolvedAddress) {
-        guard let proxy else { return try Socket.connect(host: host.name, port: port, timeout: timeout, resolver: configuration.resolver) }
+    /// A socket connected to the origin, or to the proxy, and the address it reached; a cancel
+    /// of the request is heard while the addresses race.
+    private func connect(timeout: Duration, isCancelled: () -> Bool) throws(URLError) -> (Socket, ResolvedAddress) {
+        guard let proxy else {
+            return try Socket.connect(host: host.name, port: port, timeout: timeout, resolver: configuration.resolver, isCancelled: isCancelled)
+        }
         do {
-            return try Socket.connect(host: proxy.host, port: proxy.port, timeout: timeout, resolver: configuration.resolver)
+            return try Socket.connect(host: proxy.host, port: proxy.port, timeout: timeout, resolver: configuration.resolver, isCancelled: isCancelled)
+        } catch where error.code == .cancelled {
+            throw error
         } catch {
             throw URLError(error.code, detail: "the proxy \(proxy.server) could not be reached: \(error.detail ?? "URLError \(error.code.rawValue)")")
         }
