@@ -7,12 +7,12 @@ import BatonWire
 /// is escaped, so that it cannot forge a line of its own.
 ///
 /// ```
-/// → GET /orders/1
-/// ⇢ GET /orders/1 attempt 1: curl 'http://127.0.0.1:8080/orders/1' -H 'Authorization: <redacted>'
-/// ⇄ connection 1 to 127.0.0.1:8080 opened
-/// ↻ GET /orders/1 attempt 1 failed (transientFailure), retrying in 500 ms: ...
-/// ✓ GET /orders/1 200 in 3 ms (1 attempt) [total 3.1 ms: connect 0.2, send 0.1, wait 2.4, receive 0.1, process 0.3]
-/// ✗ POST /facilities/1/reviews failed after 1 attempt: the server answered 422 ... [total 2.0 ms: wait 1.8, process 0.2]
+/// → GET http://127.0.0.1:8080/orders/1
+/// ⇢ GET http://127.0.0.1:8080/orders/1 attempt 1: curl 'http://127.0.0.1:8080/orders/1' -H 'Authorization: <redacted>'
+/// ⇄ connection 1 to 127.0.0.1:8080 opened at 127.0.0.1:8080
+/// ↻ GET http://127.0.0.1:8080/orders/1 attempt 1 failed (transientFailure), retrying in 500 ms: ...
+/// ✓ GET http://127.0.0.1:8080/orders/1 200 in 3 ms (1 attempt) [total 3.1 ms: connect 0.2, send 0.1, wait 2.4, receive 0.1, process 0.3]
+/// ✗ POST http://127.0.0.1:8080/facilities/1/reviews failed after 1 attempt: the server answered 422 ... [total 2.0 ms: wait 1.8, process 0.2]
 /// ```
 public struct LoggingMonitor: ClientMonitor {
     private let write: @Sendable (String) -> Void

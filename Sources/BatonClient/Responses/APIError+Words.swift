@@ -25,7 +25,8 @@ extension APIError {
         case .notConnectedToInternet: name = "there is no network connection"
         case .badServerResponse: name = "the server's response was not valid HTTP"
         case .cannotDecodeContentData: name = "the response's content coding could not be undone"
-        case .unsupportedURL: name = "the transport does not support the URL's scheme"
+        case .unsupportedURL: name = "the transport cannot use the URL"
+        case .userAuthenticationRequired: name = "credentials were asked for or refused"
         case .secureConnectionFailed: name = "the TLS connection failed"
         case .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateUntrusted, .serverCertificateHasUnknownRoot:
             name = "the server's certificate was refused"

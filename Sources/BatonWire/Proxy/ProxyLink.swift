@@ -22,17 +22,17 @@ struct ProxyLink {
     }
 
     func write(_ bytes: [UInt8]) throws(URLError) {
-        let timeout = try remaining
-        _ = try bytes.withUnsafeBytes { buffer in Result { () throws(URLError) in try socket.write(buffer, timeout: timeout) } }.get()
+        let left = try remaining
+        _ = try bytes.withUnsafeBytes { buffer in Result { () throws(URLError) in try socket.write(buffer, timeout: left) } }.get()
     }
 
     /// Reads what has arrived into `buffer`, at most `limit` bytes: the count, 0 when the proxy
     /// closed the connection.
     func read(into buffer: inout [UInt8], at offset: Int, limit: Int) throws(URLError) -> Int {
-        let timeout = try remaining
+        let left = try remaining
         let result = buffer.withUnsafeMutableBytes { bytes in
             Result { () throws(URLError) in
-                try socket.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[offset..<offset + limit]), timeout: timeout)
+                try socket.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[offset..<offset + limit]), timeout: left)
             }
         }
         if case .failure(let error) = result, error.code == .timedOut {

@@ -8,9 +8,10 @@ extension URLError {
     /// client's error sentence.
     package static let detailKey = "BatonDetail"
 
-    /// An error of `code` saying what happened.
+    /// An error of `code` saying what happened: its `localizedDescription` too, for code that
+    /// catches it from the transport itself.
     package init(_ code: URLError.Code, detail: String) {
-        self.init(code, userInfo: [URLError.detailKey: detail])
+        self.init(code, userInfo: [URLError.detailKey: detail, NSLocalizedDescriptionKey: detail])
     }
 
     /// What happened, in words, when Baton's own transport said.

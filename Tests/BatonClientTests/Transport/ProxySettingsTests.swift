@@ -54,22 +54,22 @@ final class ProxySettingsTests: XCTestCase {
     func test_theEnvironment_isReadAsCurlReadsIt() throws {
         let https = URL(string: "https://api.example.com/")!
         let http = URL(string: "http://api.example.com/")!
-        XCTAssertNil(ProxySettings.environment([:]).proxy(for: https))
+        XCTAssertNil(try ProxySettings.environment([:]).proxy(for: https))
         // HTTP_PROXY (upper case) is never read: a CGI server sets it from a request's header.
-        XCTAssertNil(ProxySettings.environment(["HTTP_PROXY": "http://evil:1"]).proxy(for: http))
-        XCTAssertEqual(ProxySettings.environment(["http_proxy": "http://p:1"]).proxy(for: http)?.server, "p:1")
-        XCTAssertNil(ProxySettings.environment(["http_proxy": "http://p:1"]).proxy(for: https), "http's proxy is not https's")
-        XCTAssertEqual(ProxySettings.environment(["HTTPS_PROXY": "http://upper:1"]).proxy(for: https)?.server, "upper:1")
-        XCTAssertEqual(ProxySettings.environment(["https_proxy": "http://lower:1", "HTTPS_PROXY": "http://upper:1"]).proxy(for: https)?.server, "lower:1")
+        XCTAssertNil(try ProxySettings.environment(["HTTP_PROXY": "http://evil:1"]).proxy(for: http))
+        XCTAssertEqual(try ProxySettings.environment(["http_proxy": "http://p:1"]).proxy(for: http)?.server, "p:1")
+        XCTAssertNil(try ProxySettings.environment(["http_proxy": "http://p:1"]).proxy(for: https), "http's proxy is not https's")
+        XCTAssertEqual(try ProxySettings.environment(["HTTPS_PROXY": "http://upper:1"]).proxy(for: https)?.server, "upper:1")
+        XCTAssertEqual(try ProxySettings.environment(["https_proxy": "http://lower:1", "HTTPS_PROXY": "http://upper:1"]).proxy(for: https)?.server, "lower:1")
         let all = ProxySettings.environment(["ALL_PROXY": "socks5h://all:1", "https_proxy": "http://own:1"])
-        XCTAssertEqual(all.proxy(for: http)?.description, "socks5h://all:1", "all_proxy for a scheme without its own")
-        XCTAssertEqual(all.proxy(for: https)?.server, "own:1")
-        XCTAssertNil(ProxySettings.environment(["https_proxy": " "]).proxy(for: https), "an empty value is none")
+        XCTAssertEqual(try all.proxy(for: http)?.description, "socks5h://all:1", "all_proxy for a scheme without its own")
+        XCTAssertEqual(try all.proxy(for: https)?.server, "own:1")
+        XCTAssertNil(try ProxySettings.environment(["https_proxy": " "]).proxy(for: https), "an empty value is none")
         let except = ProxySettings.environment(["all_proxy": "http://p:1", "no_proxy": " .example.com , other.test", "NO_PROXY": "ignored.test"])
         XCTAssertEqual(except.exceptions, [".example.com", "other.test", "localhost", "127.0.0.0/8", "::1"])
-        XCTAssertNil(except.proxy(for: http))
-        XCTAssertNotNil(except.proxy(for: URL(string: "http://ignored.test/")!), "no_proxy wins over NO_PROXY")
-        XCTAssertNil(except.proxy(for: URL(string: "http://localhost:8080/")!), "this machine is never proxied from the environment")
+        XCTAssertNil(try except.proxy(for: http))
+        XCTAssertNotNil(try except.proxy(for: URL(string: "http://ignored.test/")!), "no_proxy wins over NO_PROXY")
+        XCTAssertNil(try except.proxy(for: URL(string: "http://localhost:8080/")!), "this machine is never proxied from the environment")
     }
 
     /// A variable naming a proxy Baton cannot use fails its scheme's requests; setting that
@@ -80,32 +80,33 @@ final class ProxySettingsTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("the environment's https_proxy cannot be used"), "\(error)")
         }
         XCTAssertNil(try settings.route(scheme: "http", host: CanonicalHost(parsing: "api.example.com"), port: nil))
+        XCTAssertThrowsError(try settings.proxy(for: URL(string: "https://api.example.com/")!), "proxy(for:) says so too")
         settings.https = nil
         XCTAssertNil(try settings.route(scheme: "https", host: CanonicalHost(parsing: "api.example.com"), port: nil))
     }
 
     func test_exceptions_matchNames_ports_addresses_andRanges() throws {
         var settings = ProxySettings(all: try Proxy("http://p:1"))
-        func direct(_ url: String) -> Bool { settings.proxy(for: URL(string: url)!) == nil }
+        func direct(_ url: String) throws -> Bool { try settings.proxy(for: URL(string: url)!) == nil }
         settings.exceptions = ["example.com", ".internal", "api.test:8443", "10.0.0.0/8", "192.168.1.7", "fd00::/8", "[::1]:8080", "bogus/x", ""]
-        XCTAssertTrue(direct("http://example.com/"))
-        XCTAssertTrue(direct("http://www.Example.COM./"))
-        XCTAssertFalse(direct("http://notexample.com/"))
-        XCTAssertTrue(direct("http://db.internal/"))
-        XCTAssertTrue(direct("https://api.test:8443/"))
-        XCTAssertFalse(direct("https://api.test/"), "another port")
-        XCTAssertTrue(direct("http://10.200.3.4/"))
-        XCTAssertFalse(direct("http://11.0.0.1/"))
-        XCTAssertTrue(direct("http://192.168.1.7/"))
-        XCTAssertFalse(direct("http://192.168.1.8/"))
-        XCTAssertTrue(direct("http://[fd12::1]/"))
-        XCTAssertFalse(direct("http://[fe80::1]/"))
-        XCTAssertTrue(direct("http://[::1]:8080/"))
-        XCTAssertFalse(direct("http://[::1]:8081/"))
-        XCTAssertFalse(direct("http://bogus/"), "an entry of no form matches nothing")
+        XCTAssertTrue(try direct("http://example.com/"))
+        XCTAssertTrue(try direct("http://www.Example.COM./"))
+        XCTAssertFalse(try direct("http://notexample.com/"))
+        XCTAssertTrue(try direct("http://db.internal/"))
+        XCTAssertTrue(try direct("https://api.test:8443/"))
+        XCTAssertFalse(try direct("https://api.test/"), "another port")
+        XCTAssertTrue(try direct("http://10.200.3.4/"))
+        XCTAssertFalse(try direct("http://11.0.0.1/"))
+        XCTAssertTrue(try direct("http://192.168.1.7/"))
+        XCTAssertFalse(try direct("http://192.168.1.8/"))
+        XCTAssertTrue(try direct("http://[fd12::1]/"))
+        XCTAssertFalse(try direct("http://[fe80::1]/"))
+        XCTAssertTrue(try direct("http://[::1]:8080/"))
+        XCTAssertFalse(try direct("http://[::1]:8081/"))
+        XCTAssertFalse(try direct("http://bogus/"), "an entry of no form matches nothing")
         settings.exceptions = ["*"]
-        XCTAssertTrue(direct("https://anything.example/"))
+        XCTAssertTrue(try direct("https://anything.example/"))
         settings.exceptions = ["10.0.0.0/33", "10.0.0.0/8/8"]
-        XCTAssertFalse(direct("http://10.0.0.1/"), "a prefix past the address's bits is no range")
+        XCTAssertFalse(try direct("http://10.0.0.1/"), "a prefix past the address's bits is no range")
     }
 }

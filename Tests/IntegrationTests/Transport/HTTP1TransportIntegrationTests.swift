@@ -40,8 +40,8 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         XCTAssertTrue(proxied.routesToHTTP1(scheme: "http"))
         let proxies = proxied.ownTransport?.configuration.proxies
         XCTAssertEqual(proxies?.http?.description, "http://proxy:3128")
-        XCTAssertNil(proxies?.proxy(for: URL(string: "http://api.example.com/")!))
-        XCTAssertEqual(proxies?.proxy(for: URL(string: "http://example.org/")!)?.server, "proxy:3128")
+        XCTAssertNil(try proxies?.proxy(for: URL(string: "http://api.example.com/")!))
+        XCTAssertEqual(try proxies?.proxy(for: URL(string: "http://example.org/")!)?.server, "proxy:3128")
         #endif
     }
 

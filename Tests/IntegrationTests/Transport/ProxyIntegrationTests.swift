@@ -169,7 +169,7 @@ final class ProxyIntegrationTests: XCTestCase {
         let transport = try transport(.init(all: .init("http://127.0.0.1:\(silent.port)"))) { $0.connectTimeout = .milliseconds(300) }
         let (code, sentence) = try await XCTUnwrapAsync(failure(of: origin.baseURL, transport))
         XCTAssertEqual(code, .timedOut, sentence)
-        XCTAssertTrue(sentence.contains("the proxy 127.0.0.1:\(silent.port) did not open the tunnel within"), sentence)
+        XCTAssertTrue(sentence.contains("the proxy 127.0.0.1:\(silent.port) did not open the tunnel within 0.3 seconds"), sentence)
     }
 
     /// Bytes a proxy sends after its `200` to `CONNECT` would be the origin's before it was

@@ -94,7 +94,7 @@ struct WireConnection {
             tell(.reused)
             return link
         }
-        close(because: "the server closed it while it idled")
+        close(because: "\(speaksToProxy ? "the proxy" : "the server") closed it while it idled")
         let timeout = min(configuration.connectTimeout, request.timeout)
         let deadline = ContinuousClock.now + timeout
         let (socket, address) = try connect(timeout: timeout, isCancelled: { request.isCancelled })

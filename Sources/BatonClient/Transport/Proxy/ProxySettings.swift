@@ -94,10 +94,14 @@ extension HTTP1Transport {
             return settings
         }
 
-        /// The proxy a request to `url` goes through: `nil` when it connects directly.
-        public func proxy(for url: URL) -> Proxy? {
+        /// The proxy a request to `url` goes through: `nil` when it connects directly (a URL
+        /// whose host the transport would refuse included: nothing is sent).
+        ///
+        /// - Throws: the `URLError` its request would fail with, when the environment named a
+        ///   proxy for its scheme that cannot be used (see ``environment(_:)``).
+        public func proxy(for url: URL) throws(URLError) -> Proxy? {
             guard let host = try? CanonicalHost(url) else { return nil }
-            return (try? route(scheme: url.scheme ?? "", host: host, port: url.port)) ?? nil
+            return try route(scheme: url.scheme ?? "", host: host, port: url.port)
         }
 
         /// The proxy of a request of `scheme` to `host`:`port` (the scheme's default when `nil`).
