@@ -258,3 +258,18 @@ enum LoopbackSockets {
     }
 }
 #endif
+
+/// The `URLError` `send` failed with; a failure of the test when it succeeds or throws another
+/// error.
+func refusal(of send: () async throws -> HTTPResponse, file: StaticString = #filePath, line: UInt = #line) async -> URLError? {
+    do {
+        let response = try await send()
+        XCTFail("the request succeeded (\(response.statusCode)), but it should have been refused", file: file, line: line)
+        return nil
+    } catch let error as URLError {
+        return error
+    } catch {
+        XCTFail("expected a URLError, got \(type(of: error)): \(error)", file: file, line: line)
+        return nil
+    }
+}

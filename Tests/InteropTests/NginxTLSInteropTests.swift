@@ -32,20 +32,6 @@ final class NginxTLSInteropTests: XCTestCase {
         return HTTP1Transport(configuration: configuration)
     }
 
-    /// The URLError `send` failed with.
-    private func failure(of send: () async throws -> HTTPResponse) async -> URLError? {
-        do {
-            let response = try await send()
-            XCTFail("the request succeeded (\(response.statusCode)), but it should have been refused")
-            return nil
-        } catch let error as URLError {
-            return error
-        } catch {
-            XCTFail("expected a URLError, got \(type(of: error)): \(error)")
-            return nil
-        }
-    }
-
     /// That nginx received no request of this test but the marker sent now, over a connection
     /// opened after the refused one closed: nginx, one worker, logs requests as they end, so a
     /// request of the refused connection would be logged before the marker's.
@@ -72,7 +58,7 @@ final class NginxTLSInteropTests: XCTestCase {
     func test_https_withoutThePrivateAuthority_failsSayingItIsNotTrusted_andSendsNothing() async throws {
         let transport = try transport(trusting: false)
 
-        let error = await failure { try await transport.send(nginx.interop("small.txt", token: token)) }
+        let error = await refusal { try await transport.send(nginx.interop("small.txt", token: token)) }
 
         XCTAssertEqual(error?.code, .serverCertificateHasUnknownRoot, "\(String(describing: error))")
         XCTAssertTrue("\(String(describing: error))".contains("was issued by an authority that is not trusted"), "\(String(describing: error))")
@@ -97,7 +83,7 @@ final class NginxTLSInteropTests: XCTestCase {
         let otherKey = Interop.sha256(Data("a key nginx does not have".utf8))
         let transport = try transport(pins: [otherKey])
 
-        let error = await failure { try await transport.send(nginx.interop("small.txt", token: token)) }
+        let error = await refusal { try await transport.send(nginx.interop("small.txt", token: token)) }
 
         XCTAssertEqual(error?.code, .serverCertificateUntrusted, "\(String(describing: error))")
         let text = "\(String(describing: error))"

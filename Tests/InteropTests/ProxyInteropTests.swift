@@ -28,19 +28,6 @@ final class ProxyInteropTests: XCTestCase {
         return HTTP1Transport(configuration: configuration)
     }
 
-    private func failure(of send: () async throws -> HTTPResponse) async -> URLError? {
-        do {
-            let response = try await send()
-            XCTFail("the request succeeded (\(response.statusCode)), but it should have been refused")
-            return nil
-        } catch let error as URLError {
-            return error
-        } catch {
-            XCTFail("expected a URLError, got \(type(of: error)): \(error)")
-            return nil
-        }
-    }
-
     func test_https_throughTinyproxysCONNECT_withNginxsKeyPinned_getsTheFile_overOneTunnel() async throws {
         let nginx = try Interop.nginxTLS()
         let transport = try transport(through: try Interop.proxy(), pins: [try Interop.nginxPin()])
@@ -61,7 +48,7 @@ final class ProxyInteropTests: XCTestCase {
         let nginx = try Interop.nginxTLS()
         let other = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()
         let transport = try transport(through: try Interop.proxy(), pins: [other])
-        let error = await failure { try await transport.send(nginx.interop("small.txt", token: token)) }
+        let error = await refusal { try await transport.send(nginx.interop("small.txt", token: token)) }
         XCTAssertEqual(error?.code, .serverCertificateUntrusted, "\(String(describing: error))")
         XCTAssertTrue("\(String(describing: error))".contains("pinned for localhost"), "\(String(describing: error))")
         XCTAssertEqual(try log.entries(for: token).count, 0, "nothing reached nginx")
@@ -90,7 +77,7 @@ final class ProxyInteropTests: XCTestCase {
                         (proxy, try Interop.nginx(), "asks for credentials (407")]
         for (url, origin, words) in refusals {
             let transport = try transport(through: url)
-            let error = await failure { try await transport.send(origin.interop("small.txt", token: token, ["refused": "1"])) }
+            let error = await refusal { try await transport.send(origin.interop("small.txt", token: token, ["refused": "1"])) }
             XCTAssertEqual(error?.code, .userAuthenticationRequired, "\(String(describing: error))")
             XCTAssertTrue("\(String(describing: error))".contains("the proxy \(server) \(words)"), "\(String(describing: error))")
             XCTAssertFalse("\(String(describing: error))".contains("wrong-secret"))

@@ -36,28 +36,6 @@ final class TLSIntegrationTests: XCTestCase {
         return HTTP1Transport(configuration: configuration)
     }
 
-    private func client(_ url: URL, _ transport: HTTP1Transport, monitors: [any ClientMonitor] = []) throws -> Client {
-        var configuration = Client.Configuration(baseURL: url)
-        configuration.retryPolicy = nil
-        configuration.monitors = monitors
-        return try Client(configuration: configuration, transport: transport)
-    }
-
-    /// The transport failure of calling `GET /health` on `url`: its code and sentence.
-    private func failure(of url: URL, _ transport: HTTP1Transport, file: StaticString = #filePath, line: UInt = #line) async throws -> (URLError.Code, String)? {
-        do {
-            _ = try await client(url, transport).send(Request<Data>(.get, "health")).value
-            XCTFail("the call succeeded", file: file, line: line)
-            return nil
-        } catch let error as APIError {
-            guard error.kind == .transport, let code = error.urlError?.code else {
-                XCTFail("not a transport failure: \(error)", file: file, line: line)
-                return nil
-            }
-            return (code, error.description)
-        }
-    }
-
     func test_theAPI_overTLS_withTheTestRootTrusted() async throws {
         let server = try secureServer()
         XCTAssertEqual(server.baseURL.scheme, "https")
@@ -89,34 +67,34 @@ final class TLSIntegrationTests: XCTestCase {
         }
         setenv("SSL_CERT_FILE", bundle.path, 1)
         let systemOnly = try transport(trustingTestRoot: false)
-        _ = try await client(server.baseURL, systemOnly).send(Request<Data>(.get, "health")).value
+        _ = try await testClient(server.baseURL, systemOnly).send(Request<Data>(.get, "health")).value
     }
 
     func test_aHostName_isVerified_andSentAsSNI() async throws {
         let server = try secureServer()
         let url = URL(string: "https://localhost:\(server.port)/")!
         let before = server.stats
-        let health: Data = try await client(url, transport()).send(Request<Data>(.get, "health")).value
+        let health: Data = try await testClient(url, transport()).send(Request<Data>(.get, "health")).value
         XCTAssertEqual(String(decoding: health, as: UTF8.self), #"{"status":"ok"}"#)
         XCTAssertEqual(server.stats.tlsServerNames["localhost"], (before.tlsServerNames["localhost"] ?? 0) + 1, "SNI named the host")
 
         // An IP address is not sent as a name (RFC 6066).
         let overAddress = try DemoServer.start(configuration: .init(tls: .loopback))
-        _ = try await client(overAddress.baseURL, transport()).send(Request<Data>(.get, "health")).value
+        _ = try await testClient(overAddress.baseURL, transport()).send(Request<Data>(.get, "health")).value
         XCTAssertEqual(overAddress.stats.tlsHandshakes, 1)
         XCTAssertEqual(overAddress.stats.tlsServerNames, [:])
     }
 
     func test_keepAlive_reusesOneTLSConnection() async throws {
         let server = try DemoServer.start(configuration: .init(tls: .loopback))
-        let client = try client(server.baseURL, transport())
+        let client = try testClient(server.baseURL, transport())
         for _ in 0..<5 { _ = try await client.send(Request<Data>(.get, "health")).value }
         XCTAssertEqual(server.stats.connectionsAccepted, 1)
     }
 
     func test_8MiB_downAndUp_arriveIntact() async throws {
         let server = try secureServer()
-        let client = try client(server.baseURL, transport())
+        let client = try testClient(server.baseURL, transport())
         let size = 8 << 20
         let down: Data = try await client.send(Request<Data>(.get, "health", headers: ["X-Demo-Fault": "body-bytes=\(size)"])).value
         XCTAssertEqual(down.count, size)
@@ -136,7 +114,7 @@ final class TLSIntegrationTests: XCTestCase {
     /// over TLS as over TCP: the response, decrypted while the body was going out, is read first.
     func test_anEarlyAnswer_whileTheBodyGoesOut_isRead() async throws {
         let server = try DemoServer.start(configuration: .init(maxBodyBytes: 1 << 20, tls: .loopback))
-        let client = try client(server.baseURL, transport())
+        let client = try testClient(server.baseURL, transport())
         let body = Data(count: 8 << 20)
         do {
             _ = try await client.send(Demo.echo(.post, body: .data(body, contentType: "application/octet-stream"))).value
@@ -151,7 +129,7 @@ final class TLSIntegrationTests: XCTestCase {
     /// and the next call goes out on a new connection.
     func test_anAnswerCutWithoutCloseNotify_failsAsCut() async throws {
         let server = try secureServer()
-        let client = try client(server.baseURL, transport())
+        let client = try testClient(server.baseURL, transport())
         do {
             _ = try await client.send(Request<Data>(.get, "health", headers: ["X-Demo-Fault": "body-bytes=100000; drop-after=50000"])).value
             XCTFail("a cut answer was taken whole")
@@ -168,7 +146,7 @@ final class TLSIntegrationTests: XCTestCase {
         let named = ProcessInfo.processInfo.environment["SSL_CERT_FILE"].flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
         try XCTSkipIf(named?.contains(DemoServer.TLS.loopbackRootCertificatePEM) == true, "SSL_CERT_FILE names the test root as a system root")
         let server = try secureServer()
-        let (code, sentence) = try XCTUnwrapAsync(await failure(of: server.baseURL, transport(trustingTestRoot: false)))
+        let (code, sentence) = try XCTUnwrapAsync(await healthFailure(of: server.baseURL, transport(trustingTestRoot: false)))
         XCTAssertEqual(code, .serverCertificateHasUnknownRoot)
         XCTAssertTrue(sentence.contains("the certificate of 127.0.0.1:\(server.port) was issued by an authority that is not trusted"), sentence)
     }
@@ -184,7 +162,7 @@ final class TLSIntegrationTests: XCTestCase {
         for bad in cases {
             let log = Locked<[String]>([])
             let server = try DemoServer.start(configuration: .init(tls: TestCertificates.identity(bad.name), log: { line in log.withLock { $0.append(line) } }))
-            let (code, sentence) = try XCTUnwrapAsync(await failure(of: server.baseURL, transport()))
+            let (code, sentence) = try XCTUnwrapAsync(await healthFailure(of: server.baseURL, transport()))
             XCTAssertEqual(code, bad.code, bad.name)
             XCTAssertTrue(sentence.contains("the certificate of 127.0.0.1:\(server.port) \(bad.says)"), "\(bad.name): \(sentence)")
             XCTAssertTrue(server.stats.requests.isEmpty, "\(bad.name): a request reached the server")
@@ -195,7 +173,7 @@ final class TLSIntegrationTests: XCTestCase {
     func test_aHostNameThatIsNotTheCertificates_isRefused() async throws {
         let server = try DemoServer.start(configuration: .init(tls: TestCertificates.identity("other-host")))
         let url = URL(string: "https://localhost:\(server.port)/")!
-        let (code, sentence) = try XCTUnwrapAsync(await failure(of: url, transport()))
+        let (code, sentence) = try XCTUnwrapAsync(await healthFailure(of: url, transport()))
         XCTAssertEqual(code, .serverCertificateUntrusted)
         XCTAssertTrue(sentence.contains("the certificate of localhost:\(server.port) is for api.example.com and www.example.com, not for localhost"), sentence)
     }
@@ -206,7 +184,7 @@ final class TLSIntegrationTests: XCTestCase {
         let server = try DemoServer.start(configuration: .init(tls: TestCertificates.identity("odd-names")))
         defer { server.stop() }
         let itself = try String(contentsOf: TestCertificates.folder.appendingPathComponent("odd-names.pem"), encoding: .utf8)
-        let (code, sentence) = try XCTUnwrapAsync(await failure(of: server.baseURL, transport { try $0.tls.trustRoots(pem: itself) }))
+        let (code, sentence) = try XCTUnwrapAsync(await healthFailure(of: server.baseURL, transport { try $0.tls.trustRoots(pem: itself) }))
         XCTAssertEqual(code, .serverCertificateUntrusted)
         XCTAssertTrue(sentence.contains("the certificate of 127.0.0.1:\(server.port) is for localhost and 192.0.2.7, not for 127.0.0.1"), sentence)
     }
@@ -214,12 +192,12 @@ final class TLSIntegrationTests: XCTestCase {
     func test_aPinThatMatches_passes_andOneThatDoesNot_failsWithNothingSent() async throws {
         let server = try DemoServer.start(configuration: .init(tls: .loopback))
         let pinned = try transport { try $0.tls.pin("127.0.0.1", publicKeySHA256: ["sha256/" + TestCertificates.pin("localhost")]) }
-        _ = try await client(server.baseURL, pinned).send(Request<Data>(.get, "health")).value
+        _ = try await testClient(server.baseURL, pinned).send(Request<Data>(.get, "health")).value
         XCTAssertEqual(server.stats.requests["GET /health"], 1)
 
         let other = try TestCertificates.pin("other-key")
         let wrong = try transport { try $0.tls.pin("127.0.0.1", publicKeySHA256: [other]) }
-        let (code, sentence) = try XCTUnwrapAsync(await failure(of: server.baseURL, wrong))
+        let (code, sentence) = try XCTUnwrapAsync(await healthFailure(of: server.baseURL, wrong))
         XCTAssertEqual(code, .serverCertificateUntrusted)
         XCTAssertTrue(sentence.contains("holds none of the public keys pinned for 127.0.0.1"), sentence)
         XCTAssertTrue(sentence.contains("sha256/" + (try TestCertificates.pin("localhost"))), "names the keys presented: \(sentence)")
@@ -228,14 +206,14 @@ final class TLSIntegrationTests: XCTestCase {
 
         // A pin for another host leaves this one to verification alone.
         let elsewhere = try transport { try $0.tls.pin("api.example.com", publicKeySHA256: [other]) }
-        _ = try await client(server.baseURL, elsewhere).send(Request<Data>(.get, "health")).value
+        _ = try await testClient(server.baseURL, elsewhere).send(Request<Data>(.get, "health")).value
     }
 
     func test_aStalledHandshake_meetsTheConnectTimeout() async throws {
         let listener = try SilentListener()
         let url = URL(string: "https://127.0.0.1:\(listener.port)/")!
         let started = ContinuousClock.now
-        let (code, sentence) = try XCTUnwrapAsync(await failure(of: url, transport { $0.connectTimeout = .milliseconds(300) }))
+        let (code, sentence) = try XCTUnwrapAsync(await healthFailure(of: url, transport { $0.connectTimeout = .milliseconds(300) }))
         XCTAssertEqual(code, .timedOut)
         XCTAssertTrue(sentence.contains("the TLS handshake with 127.0.0.1:\(listener.port) did not finish within 0.3 seconds"), sentence)
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(30), "hang guard")
@@ -245,7 +223,7 @@ final class TLSIntegrationTests: XCTestCase {
         var identity = DemoServer.TLS.loopback
         identity.offersTLS13 = false
         let server = try DemoServer.start(configuration: .init(tls: identity))
-        let (code, sentence) = try XCTUnwrapAsync(await failure(of: server.baseURL, transport { $0.tls.minimumVersion = .v1_3 }))
+        let (code, sentence) = try XCTUnwrapAsync(await healthFailure(of: server.baseURL, transport { $0.tls.minimumVersion = .v1_3 }))
         XCTAssertEqual(code, .secureConnectionFailed)
         XCTAssertTrue(sentence.contains("127.0.0.1:\(server.port) and Baton share no TLS version (Baton accepts TLS 1.3 or later)"), sentence)
 
@@ -260,7 +238,7 @@ final class TLSIntegrationTests: XCTestCase {
     func test_aPlainHTTPServer_isSaidNotToSpeakTLS() async throws {
         let plain = try DemoServer.start()
         let url = URL(string: "https://127.0.0.1:\(plain.port)/")!
-        let (code, sentence) = try XCTUnwrapAsync(await failure(of: url, transport()))
+        let (code, sentence) = try XCTUnwrapAsync(await healthFailure(of: url, transport()))
         XCTAssertEqual(code, .secureConnectionFailed)
         XCTAssertTrue(sentence.contains("127.0.0.1:\(plain.port)"), sentence)
         XCTAssertTrue(sentence.contains("did not answer in TLS") || sentence.contains("closed the connection during the TLS handshake"), sentence)
@@ -269,7 +247,7 @@ final class TLSIntegrationTests: XCTestCase {
     func test_httpToAnHTTPSServer_isSaidToMaybeHaveTheWrongScheme() async throws {
         let server = try secureServer()
         let url = URL(string: "http://127.0.0.1:\(server.port)/")!
-        let (code, sentence) = try XCTUnwrapAsync(await failure(of: url, transport()))
+        let (code, sentence) = try XCTUnwrapAsync(await healthFailure(of: url, transport()))
         XCTAssertEqual(code, .networkConnectionLost)
         XCTAssertTrue(sentence.contains("the server closed the connection without answering (a server that speaks only https does so to a plain http request: is the URL's scheme right?)"), sentence)
     }
@@ -278,7 +256,7 @@ final class TLSIntegrationTests: XCTestCase {
         let listener = try SilentListener()
         let url = URL(string: "https://127.0.0.1:\(listener.port)/")!
         // A minute to connect: a cancel that did not reach the handshake would wait it out.
-        let call = try client(url, transport { $0.connectTimeout = .seconds(60) }).send(Request<Data>(.get, "health"))
+        let call = try testClient(url, transport { $0.connectTimeout = .seconds(60) }).send(Request<Data>(.get, "health"))
         let connection = try XCTUnwrap(listener.acceptOne(timeout: .seconds(30)))
         defer { Posix.closeDescriptor(connection) }
         let hello = try XCTUnwrap(listener.read(from: connection, timeout: .seconds(30)))

@@ -27,3 +27,27 @@ func urlSessionTransport() throws -> URLSessionTransport {
                   "URLSession trusts only the system's roots, and the test root is not one here")
     return URLSessionTransport()
 }
+
+/// A client of `url` over `transport`, without retries, telling `monitors`.
+func testClient(_ url: URL, _ transport: HTTP1Transport, monitors: [any ClientMonitor] = []) throws -> Client {
+    var configuration = Client.Configuration(baseURL: url)
+    configuration.retryPolicy = nil
+    configuration.monitors = monitors
+    return try Client(configuration: configuration, transport: transport)
+}
+
+/// The transport failure of calling `GET /health` on `url` over `transport`: its code and
+/// sentence; a failure of the test when the call succeeds or fails otherwise.
+func healthFailure(of url: URL, _ transport: HTTP1Transport, file: StaticString = #filePath, line: UInt = #line) async throws -> (URLError.Code, String)? {
+    do {
+        _ = try await testClient(url, transport).send(Request<Data>(.get, "health")).value
+        XCTFail("the call succeeded", file: file, line: line)
+        return nil
+    } catch let error as APIError {
+        guard error.kind == .transport, let code = error.urlError?.code else {
+            XCTFail("not a transport failure: \(error)", file: file, line: line)
+            return nil
+        }
+        return (code, error.description)
+    }
+}

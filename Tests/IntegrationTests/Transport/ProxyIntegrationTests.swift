@@ -58,28 +58,6 @@ final class ProxyIntegrationTests: XCTestCase {
         return HTTP1Transport(configuration: configuration)
     }
 
-    private func client(_ url: URL, _ transport: HTTP1Transport, events: Locked<[ConnectionEvent]>? = nil) throws -> Client {
-        var configuration = Client.Configuration(baseURL: url)
-        configuration.retryPolicy = nil
-        if let events { configuration.monitors = [ConnectionRecorder { event in events.withLock { $0.append(event) } }] }
-        return try Client(configuration: configuration, transport: transport)
-    }
-
-    /// The transport failure of `GET /health` on `url`: its code and sentence.
-    private func failure(of url: URL, _ transport: HTTP1Transport, file: StaticString = #filePath, line: UInt = #line) async throws -> (URLError.Code, String)? {
-        do {
-            _ = try await client(url, transport).send(Request<Data>(.get, "health")).value
-            XCTFail("the call succeeded", file: file, line: line)
-            return nil
-        } catch let error as APIError {
-            guard error.kind == .transport, let code = error.urlError?.code else {
-                XCTFail("not a transport failure: \(error)", file: file, line: line)
-                return nil
-            }
-            return (code, error.description)
-        }
-    }
-
     // MARK: HTTP proxies
 
     func test_https_throughCONNECT_withTheOriginsPin_arrives_andTheConnectionIsPooled() async throws {
@@ -89,7 +67,7 @@ final class ProxyIntegrationTests: XCTestCase {
             try $0.tls.pin("127.0.0.1", publicKeySHA256: ["sha256/" + TestCertificates.pin("localhost")])
         }
         let events = Locked<[ConnectionEvent]>([])
-        let client = try client(origin.baseURL, transport, events: events)
+        let client = try testClient(origin.baseURL, transport, monitors: [ConnectionRecorder { event in events.withLock { $0.append(event) } }])
         for _ in 0..<3 { _ = try await client.send(Request<Data>(.get, "health")).value }
         XCTAssertEqual(proxy.asked, ["CONNECT 127.0.0.1:\(origin.port)"], "one tunnel, kept alive")
         let opened = try XCTUnwrap(events.value.first { $0.kind == .opened })
@@ -104,7 +82,7 @@ final class ProxyIntegrationTests: XCTestCase {
         let proxy = try startProxy(.http)
         let other = try TestCertificates.pin("other-key")
         let transport = try transport(.init(all: .init(proxy.url()))) { try $0.tls.pin("127.0.0.1", publicKeySHA256: [other]) }
-        let (code, sentence) = try await XCTUnwrapAsync(failure(of: origin.baseURL, transport))
+        let (code, sentence) = try await XCTUnwrapAsync(healthFailure(of: origin.baseURL, transport))
         XCTAssertEqual(code, .serverCertificateUntrusted, sentence)
         XCTAssertTrue(sentence.contains("holds none of the public keys pinned for 127.0.0.1"), "the origin's key is checked: \(sentence)")
         XCTAssertEqual(proxy.asked, ["CONNECT 127.0.0.1:\(origin.port)"])
@@ -114,7 +92,7 @@ final class ProxyIntegrationTests: XCTestCase {
         let origin = try servers().plain
         let proxy = try startProxy(.http)
         let transport = try transport(.init(http: .init(proxy.url())))
-        let echo: Echo = try await client(origin.baseURL, transport).send(Demo.echo()).value
+        let echo: Echo = try await testClient(origin.baseURL, transport).send(Demo.echo()).value
         XCTAssertEqual(echo.path, "/_demo/echo")
         XCTAssertEqual(proxy.asked, ["GET http://127.0.0.1:\(origin.port)/_demo/echo"])
     }
@@ -125,9 +103,9 @@ final class ProxyIntegrationTests: XCTestCase {
         let settings = HTTP1Transport.ProxySettings(all: try .init(proxy.url(username: "alice", password: "p%40ss%3Aword")))
         XCTAssertFalse("\(settings.https!)".contains("word"), "the password is never printed")
         let transport = try transport(settings)
-        let tunnelled: Echo = try await client(secure.baseURL, transport).send(Demo.echo()).value
+        let tunnelled: Echo = try await testClient(secure.baseURL, transport).send(Demo.echo()).value
         XCTAssertNil(tunnelled.headers["proxy-authorization"], "inside the tunnel, the origin never sees them")
-        _ = try await client(plain.baseURL, transport).send(Demo.echo()).value
+        _ = try await testClient(plain.baseURL, transport).send(Demo.echo()).value
         let expected = "Basic " + Data("alice:p@ss:word".utf8).base64EncodedString()
         XCTAssertEqual(proxy.authorizations, [expected, expected])
         XCTAssertEqual(proxy.asked, ["CONNECT 127.0.0.1:\(secure.port)", "GET http://127.0.0.1:\(plain.port)/_demo/echo"])
@@ -139,13 +117,13 @@ final class ProxyIntegrationTests: XCTestCase {
         let server = "127.0.0.1:\(proxy.port)"
         for origin in [secure, plain] {
             let wrong = try transport(.init(all: .init(proxy.url(username: "alice", password: "wrong-secret"))))
-            let (code, sentence) = try await XCTUnwrapAsync(failure(of: origin.baseURL, wrong))
+            let (code, sentence) = try await XCTUnwrapAsync(healthFailure(of: origin.baseURL, wrong))
             XCTAssertEqual(code, .userAuthenticationRequired, sentence)
             XCTAssertTrue(sentence.contains("the proxy \(server) refused the credentials given for it"), sentence)
             XCTAssertFalse(sentence.contains("wrong-secret"), sentence)
 
             let none = try transport(.init(all: .init(proxy.url())))
-            let (_, asking) = try await XCTUnwrapAsync(failure(of: origin.baseURL, none))
+            let (_, asking) = try await XCTUnwrapAsync(healthFailure(of: origin.baseURL, none))
             XCTAssertTrue(asking.contains("the proxy \(server) asks for credentials"), asking)
         }
         XCTAssertEqual(proxy.asked, ["407", "407", "407", "407"])
@@ -156,7 +134,7 @@ final class ProxyIntegrationTests: XCTestCase {
     func test_a401ToCONNECT_isTheProxyRefusingItsCredentials() async throws {
         let proxy = try ScriptedServer(response: Array("HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n".utf8))
         let transport = try transport(.init(all: .init("http://alice:wrong@127.0.0.1:\(proxy.port)")))
-        let (code, sentence) = try await XCTUnwrapAsync(failure(of: try XCTUnwrap(URL(string: "https://api.example.com/")), transport))
+        let (code, sentence) = try await XCTUnwrapAsync(healthFailure(of: try XCTUnwrap(URL(string: "https://api.example.com/")), transport))
         XCTAssertEqual(code, .userAuthenticationRequired, sentence)
         XCTAssertTrue(sentence.contains("the proxy 127.0.0.1:\(proxy.port) refused the credentials given for it (401 Unauthorized)"), sentence)
     }
@@ -167,7 +145,7 @@ final class ProxyIntegrationTests: XCTestCase {
         let origin = try servers().secure
         let silent = try SilentListener()
         let transport = try transport(.init(all: .init("http://127.0.0.1:\(silent.port)"))) { $0.connectTimeout = .milliseconds(300) }
-        let (code, sentence) = try await XCTUnwrapAsync(failure(of: origin.baseURL, transport))
+        let (code, sentence) = try await XCTUnwrapAsync(healthFailure(of: origin.baseURL, transport))
         XCTAssertEqual(code, .timedOut, sentence)
         XCTAssertTrue(sentence.contains("the proxy 127.0.0.1:\(silent.port) did not open the tunnel within 0.3 seconds"), sentence)
     }
@@ -177,7 +155,7 @@ final class ProxyIntegrationTests: XCTestCase {
     func test_bytesAfterTheAnswerToCONNECT_areRefused() async throws {
         let proxy = try ScriptedServer(response: Array("HTTP/1.1 200 Connection Established\r\n\r\nHTTP/1.1 200 OK\r\n".utf8), holdsOpen: true)
         let transport = try transport(.init(all: .init("http://127.0.0.1:\(proxy.port)")))
-        let (code, sentence) = try await XCTUnwrapAsync(failure(of: try XCTUnwrap(URL(string: "https://api.example.com/")), transport))
+        let (code, sentence) = try await XCTUnwrapAsync(healthFailure(of: try XCTUnwrap(URL(string: "https://api.example.com/")), transport))
         XCTAssertEqual(code, .badServerResponse, sentence)
         XCTAssertTrue(sentence.contains("the proxy 127.0.0.1:\(proxy.port) sent bytes after its answer to CONNECT"), sentence)
     }
@@ -189,8 +167,8 @@ final class ProxyIntegrationTests: XCTestCase {
         let proxy = try startProxy(.socks5)
         let transport = try transport(.init(all: .init("socks5h://127.0.0.1:\(proxy.port)")))
         let named = try XCTUnwrap(URL(string: "https://localhost:\(secure.port)/"))
-        _ = try await client(named, transport).send(Request<Data>(.get, "health")).value
-        _ = try await client(plain.baseURL, transport).send(Request<Data>(.get, "health")).value
+        _ = try await testClient(named, transport).send(Request<Data>(.get, "health")).value
+        _ = try await testClient(plain.baseURL, transport).send(Request<Data>(.get, "health")).value
         XCTAssertEqual(proxy.asked, ["SOCKS5 name localhost", "SOCKS5 address 127.0.0.1"])
     }
 
@@ -199,7 +177,7 @@ final class ProxyIntegrationTests: XCTestCase {
         let proxy = try startProxy(.socks5)
         let transport = try transport(.init(all: .init("socks5://127.0.0.1:\(proxy.port)")))
         let named = try XCTUnwrap(URL(string: "http://localhost:\(plain.port)/"))
-        _ = try await client(named, transport).send(Request<Data>(.get, "health")).value
+        _ = try await testClient(named, transport).send(Request<Data>(.get, "health")).value
         XCTAssertEqual(proxy.asked.count, 1)
         XCTAssertTrue(proxy.asked.first?.hasPrefix("SOCKS5 address ") == true, "\(proxy.asked)")
     }
@@ -208,16 +186,16 @@ final class ProxyIntegrationTests: XCTestCase {
         let plain = try servers().plain
         let proxy = try startProxy(.socks5, credentials: ("bob", "hunter2"))
         let right = try transport(.init(all: .init("socks5h://bob:hunter2@127.0.0.1:\(proxy.port)")))
-        _ = try await client(plain.baseURL, right).send(Request<Data>(.get, "health")).value
+        _ = try await testClient(plain.baseURL, right).send(Request<Data>(.get, "health")).value
 
         let wrong = try transport(.init(all: .init("socks5h://bob:nope-secret@127.0.0.1:\(proxy.port)")))
-        let (code, sentence) = try await XCTUnwrapAsync(failure(of: plain.baseURL, wrong))
+        let (code, sentence) = try await XCTUnwrapAsync(healthFailure(of: plain.baseURL, wrong))
         XCTAssertEqual(code, .userAuthenticationRequired, sentence)
         XCTAssertTrue(sentence.contains("the SOCKS5 proxy 127.0.0.1:\(proxy.port) refused the username and password"), sentence)
         XCTAssertFalse(sentence.contains("nope-secret"), sentence)
 
         let none = try transport(.init(all: .init("socks5h://127.0.0.1:\(proxy.port)")))
-        let (_, asking) = try await XCTUnwrapAsync(failure(of: plain.baseURL, none))
+        let (_, asking) = try await XCTUnwrapAsync(healthFailure(of: plain.baseURL, none))
         XCTAssertTrue(asking.contains("the SOCKS5 proxy 127.0.0.1:\(proxy.port) asks for credentials"), asking)
         XCTAssertEqual(proxy.asked, ["SOCKS5 address 127.0.0.1", "SOCKS5 refused credentials", "SOCKS5 no acceptable method"])
     }
@@ -229,7 +207,7 @@ final class ProxyIntegrationTests: XCTestCase {
         // Nothing listens there once the listener is gone.
         listener = nil
         let transport = try transport(.init(all: .init("socks5h://127.0.0.1:\(proxy.port)")))
-        let (code, sentence) = try await XCTUnwrapAsync(failure(of: try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/")), transport))
+        let (code, sentence) = try await XCTUnwrapAsync(healthFailure(of: try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/")), transport))
         XCTAssertEqual(code, .cannotConnectToHost, sentence)
         XCTAssertTrue(sentence.contains("could not connect to 127.0.0.1:\(port) (connection refused)"), sentence)
     }
@@ -241,16 +219,16 @@ final class ProxyIntegrationTests: XCTestCase {
         let proxy = try startProxy(.http)
         var settings = HTTP1Transport.ProxySettings.environment(["http_proxy": proxy.url(), "no_proxy": "example.com"])
         XCTAssertEqual(settings.exceptions, ["example.com", "localhost", "127.0.0.0/8", "::1"], "loopback is never proxied from the environment")
-        _ = try await client(plain.baseURL, transport(settings)).send(Request<Data>(.get, "health")).value
+        _ = try await testClient(plain.baseURL, transport(settings)).send(Request<Data>(.get, "health")).value
         XCTAssertEqual(proxy.asked, [], "127.0.0.1 went directly")
 
         settings.exceptions = ["example.com", "127.0.0.1:1"]
-        _ = try await client(plain.baseURL, transport(settings)).send(Request<Data>(.get, "health")).value
+        _ = try await testClient(plain.baseURL, transport(settings)).send(Request<Data>(.get, "health")).value
         XCTAssertEqual(proxy.asked.count, 1, "an exception for another port does not apply")
 
         for exception in ["127.0.0.1", "127.0.0.0/8", "127.0.0.1:\(plain.port)", "*"] {
             settings.exceptions = [exception]
-            _ = try await client(plain.baseURL, transport(settings)).send(Request<Data>(.get, "health")).value
+            _ = try await testClient(plain.baseURL, transport(settings)).send(Request<Data>(.get, "health")).value
             XCTAssertEqual(proxy.asked.count, 1, "\(exception) went directly")
         }
     }
@@ -262,7 +240,7 @@ final class ProxyIntegrationTests: XCTestCase {
         var settings = HTTP1Transport.ProxySettings.environment(["all_proxy": "https://user:topsecret@proxy.invalid:443"])
         settings.exceptions = []
         let before = plain.stats.requests["GET /health"]
-        let (code, sentence) = try await XCTUnwrapAsync(failure(of: plain.baseURL, transport(settings)))
+        let (code, sentence) = try await XCTUnwrapAsync(healthFailure(of: plain.baseURL, transport(settings)))
         XCTAssertEqual(code, .unsupportedURL, sentence)
         XCTAssertTrue(sentence.contains("the environment's all_proxy cannot be used"), sentence)
         XCTAssertTrue(sentence.contains("nothing was sent"), sentence)
