@@ -45,6 +45,26 @@ final class HTTP1TransportIntegrationTests: IntegrationTestCase {
         #endif
     }
 
+    /// A connection idling in the pool (for a minute) holds nothing of the request it carried:
+    /// the promise, and with it the response (a 64 MiB download into memory, say), goes with the
+    /// caller's last reference, not when the connection next wakes.
+    func test_anIdleConnection_keepsNothingOfTheLastResponse() async throws {
+        let transport = HTTP1Transport()
+        weak var released: Promise<HTTPResponse>?
+        do {
+            var request = URLRequest(url: server.baseURL.appendingPathComponent("health"))
+            request.setValue("Bearer \(token!)", forHTTPHeaderField: "Authorization")
+            let promise = transport.send(request, body: nil, options: TransferOptions())
+            released = promise
+            _ = try await promise.value
+        }
+        // The connection's thread lets the request go right after settling it; wait for that,
+        // far less than the idle timeout.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while released != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        XCTAssertNil(released, "the idle connection still holds the request and its response")
+    }
+
     func test_sequentialRequests_reuseOneConnection() async throws {
         let client = try makeHTTP1Client()
         let opened = try await connectionsOpened {

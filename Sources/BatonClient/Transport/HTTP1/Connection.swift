@@ -9,20 +9,32 @@ import Foundation
 /// thread alone (a ``WireConnection``).
 final class Connection: Sendable {
     private let wake = DispatchSemaphore(value: 0)
-    private let handoff = Lock<InFlightRequest?>(nil)
+    private let handoff: Lock<InFlightRequest?>
+
+    /// A connection whose first request, `first`, waits in its hand-off slot: the thread takes it
+    /// from there, so that its closure holds no request for the connection's life.
+    private init(first: InFlightRequest) {
+        handoff = Lock(first)
+    }
 
     /// Starts a connection of `pool` on a thread of its own, carrying `first`, then whatever the
     /// pool gives it, until the pool lets it close.
     static func start(in pool: ConnectionPool, number: Int, first: InFlightRequest) {
-        let connection = Connection()
+        let connection = Connection(first: first)
         let thread = Thread {
             var wire = WireConnection(pool: pool, number: number)
-            var request: InFlightRequest? = first
-            while let current = request {
-                let result = wire.carry(current)
-                // Back in the pool before the caller hears: a next request sent from the
-                // caller's handler finds this connection idle, rather than opening another.
-                request = pool.next(for: connection) { current.finish(result) }
+            var next = connection.takeHandoff().map(ConnectionPool.Next.carry) ?? .close
+            loop: while true {
+                switch next {
+                case .carry(let request):
+                    next = carry(request, on: &wire, of: connection, in: pool)
+                case .idle:
+                    // Nothing of the last request is in reach here: its response (a download
+                    // into memory, say) goes when its caller lets it go, not when this wakes.
+                    next = pool.awaitHandoff(for: connection)
+                case .close:
+                    break loop
+                }
             }
             wire.close(because: pool.isClosed ? "its transport was released" : "it idled for \(pool.configuration.idleTimeout)", politely: true)
         }
@@ -31,6 +43,15 @@ final class Connection: Sendable {
         // far below the default's 8 MiB of address space.
         thread.stackSize = 2 << 20
         thread.start()
+    }
+
+    /// Carries `request` on `wire` and settles it, the connection back in `pool` first (so that
+    /// a next request sent from the caller's handler finds it idle, rather than opening another):
+    /// what the connection does next. The request and its result are this function's alone, so
+    /// they are released when it returns.
+    private static func carry(_ request: InFlightRequest, on wire: inout WireConnection, of connection: Connection, in pool: ConnectionPool) -> ConnectionPool.Next {
+        let result = wire.carry(request)
+        return pool.next(for: connection) { request.finish(result) }
     }
 
     /// Gives the idling connection `request`, or `nil` to close it, and wakes it. Called by

@@ -81,23 +81,39 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    /// The next request for `connection`, which has just finished one: a waiting request at once,
-    /// else the next one handed to it while it idles; `nil` when it should close, having idled
-    /// for the idle timeout or the transport being gone. `finished` (settling the request just
-    /// carried) runs once the connection is back in the pool, before any wait.
-    func next(for connection: Connection, finished: () -> Void) -> InFlightRequest? {
-        let waiting: InFlightRequest?? = state.withLock(annotating: self) { state in
-            if let request = state.takeWaiting() { return .some(request) }
+    /// What a connection does next, once it has finished a request.
+    enum Next {
+        /// Carry this request.
+        case carry(InFlightRequest)
+        /// Idle until the pool hands it a request, or its idle timeout passes.
+        case idle
+        /// Close: the transport is gone.
+        case close
+    }
+
+    /// What `connection`, which has just finished a request, does next: a waiting request at
+    /// once, else idle in the pool (``awaitHandoff(for:)``), or close when the transport is
+    /// gone. `finished` (settling the request just carried) runs once the connection is back in
+    /// the pool, and returns nothing it holds: the connection's thread keeps no response while it
+    /// idles.
+    func next(for connection: Connection, finished: () -> Void) -> Next {
+        let next: Next = state.withLock(annotating: self) { state in
+            if let request = state.takeWaiting() { return .carry(request) }
             if state.isClosed {
                 state.count -= 1
-                return .some(nil)
+                return .close
             }
             state.idle.append(connection)
-            return .none
+            return .idle
         }
         finished()
-        if let waiting { return waiting }
-        if connection.waitForHandoff(timeout: configuration.idleTimeout) { return connection.takeHandoff() }
+        return next
+    }
+
+    /// Waits, idle in the pool, for the next request handed to `connection`: ``Next/carry(_:)``,
+    /// or ``Next/close`` when it idled for the idle timeout or the transport is gone.
+    func awaitHandoff(for connection: Connection) -> Next {
+        if connection.waitForHandoff(timeout: configuration.idleTimeout) { return connection.takeHandoff().map(Next.carry) ?? .close }
         // The idle timeout passed; unless someone took the connection meanwhile, it closes.
         let stillIdle = state.withLock(annotating: self) { state in
             guard let index = state.idle.firstIndex(where: { $0 === connection }) else { return false }
@@ -105,9 +121,9 @@ final class ConnectionPool: Sendable {
             state.count -= 1
             return true
         }
-        if stillIdle { return nil }
+        if stillIdle { return .close }
         connection.waitForHandoff(timeout: nil)
-        return connection.takeHandoff()
+        return connection.takeHandoff().map(Next.carry) ?? .close
     }
 
     /// Whether the transport is gone.
