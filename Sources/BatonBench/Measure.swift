@@ -56,6 +56,19 @@ enum Measure {
         #endif
     }
 
+    /// Resident memory once the allocator has handed back what it holds free (glibc's
+    /// `malloc_trim`, looked up at run time): what is still in use, as a row of memory kept after
+    /// work measures it. `nil` off Linux.
+    static func residentBytesInUse() -> Int? {
+        #if os(Linux)
+        typealias Trim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        }
+        #endif
+        return residentBytes()
+    }
+
     /// The process's peak resident memory (`VmHWM`), in bytes; `nil` off Linux.
     static func peakResidentBytes() -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),

@@ -84,6 +84,7 @@ enum TransferSuite {
 
         let (http1Download, http1DownloadGrowth) = try measured { try fetch(through: overHTTP1, to: "downloaded-http1.jpg") }
         let resumed = try resumedDownload(from: server, token: token, size: size, rounds: quick ? 1 : 3, folder: folder)
+        let kept = try memoryKept(afterDownloadingFrom: server.baseURL, size: size, token: token, session: session)
 
         let mib = Double(size) / Double(1 << 20)
         /// A side's throughput row and its memory row, against URLSession's.
@@ -112,6 +113,52 @@ enum TransferSuite {
             + rows("download.http1", memoryName: "download.http1.rss_growth_mib", "downloaded to a file over HTTP1Transport",
                    (http1Download, http1DownloadGrowth), raw: download, target: 1)
             + resumed + secure
+            + [BenchResult(name: "download.memory.http1.kept_mib", label: "\(Int(mib)) MiB photo downloaded into memory: memory kept once let go",
+                           value: kept.baton, unit: "MiB", baseline: kept.raw, baselineLabel: "URLSession", target: .valueAtMost(8, unit: "MiB"))]
+    }
+
+    /// How many MiB of resident memory a download of photo 1 from `server` into memory leaves in
+    /// use once its caller has let the body go: through Baton over `HTTP1Transport` (its
+    /// connection idling in the pool meanwhile), and through URLSession's `dataTask`. Each side
+    /// sends a small request first, so that what a first use sets up for good is not counted.
+    private static func memoryKept(afterDownloadingFrom server: URL, size: Int, token: String, session: URLSession) throws -> (baton: Double, raw: Double) {
+        let url = server.appending(path: "photos/1")
+        let client = try Client(baseURL: server, transport: HTTP1Transport()) {
+            $0.headers["Authorization"] = "Bearer \(token)"
+            $0.maximumResponseSize = size + (1 << 20)
+        }
+        func viaBaton() throws {
+            let body = try value(of: client.send(Request<Data>(.get, "photos/1")))
+            guard body.count == size else { throw BenchFailure("Baton downloaded \(body.count) bytes of \(size)") }
+        }
+        func viaURLSession() throws {
+            var request = URLRequest(url: url)
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            let received = Locked(0)
+            try waitForTask { done in
+                session.dataTask(with: request) { data, response, error in
+                    received.withLock { $0 = data?.count ?? 0 }
+                    done(response, error)
+                }
+            }
+            guard received.value == size else { throw BenchFailure("URLSession downloaded \(received.value) bytes of \(size)") }
+        }
+        func kept(by download: () throws -> Void) throws -> Double {
+            let before = Measure.residentBytesInUse() ?? 0
+            try download()
+            // The caller hears of the body on the thread that delivers it, which lets go of its
+            // own reference a moment later: the lowest level within a second is what stays.
+            var after = Int.max
+            let deadline = ContinuousClock.now + .seconds(1)
+            while ContinuousClock.now < deadline, after - before > 1 << 20 {
+                after = min(after, Measure.residentBytesInUse() ?? 0)
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return Double(max(0, after - before)) / Double(1 << 20)
+        }
+        _ = try value(of: client.send(Request<Data>(.get, "health")))
+        try waitForTask { done in session.dataTask(with: server.appending(path: "health")) { _, response, error in done(response, error) } }
+        return (try kept(by: viaBaton), try kept(by: viaURLSession))
     }
 
     /// The photo uploaded to a child DemoServer serving `https`: through Baton over
