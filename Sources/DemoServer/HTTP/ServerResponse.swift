@@ -6,12 +6,13 @@
 struct ServerResponse: Sendable {
     var status: Int
     var headers: [(name: String, value: String)]
-    var body: [UInt8]
+    /// The body: a slice, so that a `206`'s range of a stored photo is sent without a copy.
+    var body: ArraySlice<UInt8>
 
     init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
-        self.body = body
+        self.body = body[...]
     }
 
     /// A JSON response, typed `application/json; charset=utf-8`.
@@ -77,7 +78,7 @@ struct ServerResponse: Sendable {
 
     /// The body bytes that follow the head: none for HEAD (which keeps the `Content-Length` of the
     /// body it omits) or for a status that forbids a body.
-    func bodyToSend(headRequest: Bool) -> [UInt8] {
+    func bodyToSend(headRequest: Bool) -> ArraySlice<UInt8> {
         headRequest || forbidsBody ? [] : body
     }
 

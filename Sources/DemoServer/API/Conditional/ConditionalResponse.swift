@@ -41,7 +41,9 @@ enum ConditionalResponse {
         case .partial(let bytes):
             var partial = response
             partial.status = 206
-            partial.body = Array(response.body[bytes])
+            // A slice of the same storage: the range is sent without a copy.
+            let start = response.body.startIndex
+            partial.body = response.body[(start + bytes.lowerBound)...(start + bytes.upperBound)]
             partial.setHeader("Content-Range", "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(length)")
             return partial
         case .unsatisfiable:

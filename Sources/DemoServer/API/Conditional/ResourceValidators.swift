@@ -12,7 +12,7 @@ enum ResourceValidators {
 
     /// The strong tag of a JSON body: its 64-bit FNV-1a hash in 16 hex digits. Not a security
     /// hash; it only has to change when the body does, and it costs one pass over a small body.
-    static func jsonETag(of body: [UInt8]) -> EntityTag {
+    static func jsonETag(of body: some Collection<UInt8>) -> EntityTag {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in body { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let hex = String(hash, radix: 16)

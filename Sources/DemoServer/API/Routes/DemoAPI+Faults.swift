@@ -89,7 +89,7 @@ extension DemoAPI {
         if let contentType = fault.contentType { response.setHeader("Content-Type", contentType) }
         if let challenge = fault.challenge { response.setHeader("WWW-Authenticate", "\(challenge) realm=\"demo\"") }
         if fault.gzip, !response.forbidsBody {
-            response.body = Gzip.compress(response.body)
+            response.body = Gzip.compress(Array(response.body))[...]
             response.setHeader("Content-Encoding", "gzip")
         }
         if let stallAfter = fault.stallAfter { return .respond(response, cut: Cut(after: stallAfter, hold: Fault.maxDelay)) }

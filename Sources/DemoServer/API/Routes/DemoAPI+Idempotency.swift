@@ -87,7 +87,7 @@ extension DemoAPI {
         }
         let parts: [[UInt8]] = switch parsed {
         case .success(let success): success.fingerprint
-        case .failure(let refusal): [Array("refused \(refusal.response.status)".utf8), refusal.response.body]
+        case .failure(let refusal): [Array("refused \(refusal.response.status)".utf8), Array(refusal.response.body)]
         }
         let fingerprint = Fingerprint(base.map { Array($0.utf8) } + parts)
         switch state.withLock({ $0.idempotency.decide(claim.key, token: claim.token, fingerprint: fingerprint) }) {

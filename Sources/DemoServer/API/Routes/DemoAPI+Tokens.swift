@@ -14,7 +14,7 @@ extension DemoAPI {
             }
             return try tokenResponse(exchange)
         } catch {
-            guard tokenStyle != .demo, case .object(let members)? = JSONParser.parse(error.response.body),
+            guard tokenStyle != .demo, case .object(let members)? = JSONParser.parse(Array(error.response.body)),
                   case .string(let message)? = members.first(where: { $0.0 == "message" })?.1 else { throw error }
             // RFC 6749 §5.2: the error code is `error`.
             var response = ServerResponse.json(error.response.status, .object([("error", .string(message))]))

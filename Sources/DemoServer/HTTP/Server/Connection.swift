@@ -185,7 +185,7 @@ final class Connection {
             log(head, status: response.status, bytes: bodyBytes.count, since: started, note: nil)
             let sent = bodyBytes.count <= Self.coalesceLimit
                 ? send((headBytes + bodyBytes)[...])
-                : send(headBytes[...]) && send(bodyBytes[...])
+                : send(headBytes[...]) && send(bodyBytes)
             if sent, closing { stream.closeNotify() }
             return sent && !closing
         }
