@@ -19,6 +19,13 @@ import FoundationNetworking
 /// certificate (the test root is a system root for the run: see ``TestRootTrust``): Baton over
 /// its transport, and URLSession plus JSONDecoder by hand (the `client.tls` rows).
 ///
+/// When nginx is installed, three more sides run against it serving the same order as a static
+/// file (see ``NginxServer``): Baton over its transport, URLSession plus JSONDecoder by hand, and
+/// the floor (the `client.nginx` rows). nginx's work is a small part of a round trip, so these
+/// rows say what the wire allows, and, nginx being another process, the process's CPU time per
+/// request is the client's alone: the `client.nginx.c1.cpu_us` row. Without nginx, the rows are
+/// left out with a line saying why.
+///
 /// Every side does what each call of a real client does, each the cheapest way it can, and keeps
 /// one session (or pool, or socket per worker) and one decoder for the whole run.
 enum ClientSuite {
@@ -57,6 +64,24 @@ enum ClientSuite {
                 ("https_raw", rawSide(secureServer.baseURL, token: secureToken, session: secureSession)),
             ]
         }
+        var nginxSides: [(name: String, measure: (Int, Int) -> Double)] = []
+        let nginx: NginxServer?
+        if let unavailable = NginxServer.unavailable {
+            nginx = nil
+            FileHandle.standardError.write(Data("baton-bench client: the client.nginx rows are left out: \(unavailable)\n".utf8))
+        } else {
+            let started = try NginxServer(body: Data(#"{"id":1,"name":"山田","ordersum":2,"subtotal":1200,"bikou":"急ぎ"}"#.utf8))
+            nginx = started
+            let nginxURL = URL(string: "http://127.0.0.1:\(started.port)/")!
+            nginxSides = [
+                ("nginx_http1", try batonSide(nginxURL, token: token, transport: HTTP1Transport())),
+                ("nginx_raw", rawSide(nginxURL, token: token, session: session)),
+                ("nginx_floor", { requests, concurrency in
+                    WireFloor.requestsPerSecond(port: started.port, path: "/orders/1", headers: floorHeaders, requests: requests, concurrency: concurrency)
+                }),
+            ]
+        }
+        defer { nginx?.stop() }
         let rounds = quick ? 2 : 21
         var results: [BenchResult] = []
         for concurrency in [1, 32] {
@@ -72,8 +97,11 @@ enum ClientSuite {
             // The https pair runs in rounds of its own, after the others: the handshakes URLSession
             // makes at 32 at once would otherwise spill CPU into the next side's round.
             let secure: [Side] = secureSides.map { ($0.name, $0.name == "https_raw" ? slow : fast, $0.measure) }
+            let againstNginx: [Side] = nginxSides.map { ($0.name, $0.name == "nginx_raw" ? slow : fast, $0.measure) }
             var rates = [String: [Double]]()
-            for sides in [plain, secure] where !sides.isEmpty {
+            /// Microseconds of the process's CPU per request, by side.
+            var cpu = [String: [Double]]()
+            for sides in [plain, secure, againstNginx] where !sides.isEmpty {
                 // Warm every path (connections, caches) before measuring.
                 for side in sides { _ = side.measure(64, concurrency) }
                 // Each round runs every side back to back, in an order that turns round by round,
@@ -84,11 +112,13 @@ enum ClientSuite {
                 for round in 0..<rounds {
                     for offset in 0..<sides.count {
                         let side = sides[(round + offset) % sides.count]
+                        let cpuBefore = Measure.processCPUSeconds()
                         rates[side.name, default: []].append(side.measure(side.requests, concurrency))
+                        cpu[side.name, default: []].append((Measure.processCPUSeconds() - cpuBefore) * 1e6 / Double(side.requests))
                     }
                 }
             }
-            func row(_ name: String, _ label: String, _ side: String, over baseline: String, _ baselineLabel: String, _ target: Target) -> BenchResult {
+            func row(_ name: String, _ label: String, _ side: String, over baseline: String, _ baselineLabel: String, _ target: Target?) -> BenchResult {
                 let values = rates[side] ?? [], baselines = rates[baseline] ?? []
                 return BenchResult(
                     name: name, label: label, value: Measure.median(values), unit: "req/s",
@@ -107,6 +137,19 @@ enum ClientSuite {
             if concurrency == 1 {
                 results.append(row("client.wire.c1.vs_floor", "GET /orders/1, 1 at once, over HTTP1Transport",
                                    "http1", over: "floor", "socket floor", .atLeast(0.5)))
+            }
+            if !nginxSides.isEmpty {
+                results.append(row("client.nginx.c\(concurrency).vs_floor", "nginx: GET /orders/1, \(concurrency) at once, over HTTP1Transport",
+                                   "nginx_http1", over: "nginx_floor", "socket floor", concurrency == 1 ? .atLeast(0.5) : nil))
+                results.append(row("client.nginx.c\(concurrency).vs_urlsession", "nginx: GET /orders/1, \(concurrency) at once, over HTTP1Transport",
+                                   "nginx_http1", over: "nginx_raw", "URLSession", nil))
+                if concurrency == 1 {
+                    results.append(BenchResult(
+                        name: "client.nginx.c1.cpu_us", label: "nginx: CPU per GET /orders/1 and decode, 1 at once",
+                        value: Measure.median(cpu["nginx_http1"] ?? []), unit: "µs",
+                        baseline: Measure.median(cpu["nginx_floor"] ?? []), baselineLabel: "socket floor", target: .valueAtMost(60, unit: "µs")
+                    ))
+                }
             }
         }
         return results
