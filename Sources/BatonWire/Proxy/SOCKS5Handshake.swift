@@ -84,8 +84,7 @@ package enum SOCKS5Handshake {
             let bytes = Array(name.utf8.prefix(255))
             request += [3, UInt8(bytes.count)] + bytes
         case .address(let address):
-            let raw = address.rawAddress
-            request += [address.isIPv6 ? 4 : 1] + raw.bytes
+            request += [address.isIPv6 ? 4 : 1] + address.addressBytes
         }
         request += [UInt8(port >> 8 & 0xFF), UInt8(port & 0xFF)]
         return request

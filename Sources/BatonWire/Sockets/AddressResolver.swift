@@ -39,13 +39,11 @@ package struct ResolvedAddress: Sendable, CustomStringConvertible {
                   length: first.pointee.ai_addrlen)
     }
 
-    /// The address's bytes alone (4 for IPv4, 16 for IPv6), as a SOCKS5 request carries them,
-    /// and its port.
-    package var rawAddress: (bytes: [UInt8], port: UInt16) {
-        // sockaddr_in: family (2), port (2, network order), address (4).
-        // sockaddr_in6: family (2), port (2), flow info (4), address (16).
-        let port = UInt16(storage[2]) << 8 | UInt16(storage[3])
-        return isIPv6 ? (Array(storage[8..<24]), port) : (Array(storage[4..<8]), port)
+    /// The address's bytes alone (4 for IPv4, 16 for IPv6), as a SOCKS5 request carries them:
+    /// a `sockaddr_in` holds them after its family and port (at 4), a `sockaddr_in6` after its
+    /// flow information too (at 8).
+    package var addressBytes: [UInt8] {
+        isIPv6 ? Array(storage[8..<24]) : Array(storage[4..<8])
     }
 
     /// `127.0.0.1:8080`, `[::1]:8080`.
