@@ -52,8 +52,25 @@ package enum WireText {
     /// Whether two strings are equal when ASCII letters are compared without case (field names
     /// and tokens are ASCII; other bytes must match exactly).
     package static func equalIgnoringCase(_ left: some StringProtocol, _ right: some StringProtocol) -> Bool {
-        left.utf8.elementsEqual(right.utf8) { lowercased($0) == lowercased($1) }
+        equalIgnoringCase(Substring(left), Substring(right))
     }
+
+    /// The same comparison over contiguous UTF-8, where it runs on every field of every head: a
+    /// generic one cannot be specialized from another module, and costs more than the fields.
+    package static func equalIgnoringCase(_ left: Substring, _ right: Substring) -> Bool {
+        guard left.utf8.count == right.utf8.count else { return false }
+        let compared = left.utf8.withContiguousStorageIfAvailable { left in
+            right.utf8.withContiguousStorageIfAvailable { right in
+                left.count == right.count && zip(left, right).allSatisfy { $0 == $1 || lowercased($0) == lowercased($1) }
+            }
+        }
+        if let result = compared ?? nil { return result }
+        return left.utf8.elementsEqual(right.utf8) { lowercased($0) == lowercased($1) }
+    }
+
+    package static func equalIgnoringCase(_ left: String, _ right: String) -> Bool { equalIgnoringCase(left[...], right[...]) }
+
+    package static func equalIgnoringCase(_ left: Substring, _ right: String) -> Bool { equalIgnoringCase(left, right[...]) }
 
     package static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte

@@ -20,9 +20,10 @@ package struct RecentlyUsed<Value> {
     /// room for it, if one was, for the caller to close outside its lock.
     package mutating func use(_ key: String, orMake make: () -> Value) -> (value: Value, evicted: Value?) {
         clock += 1
-        if let entry = entries[key] {
-            entries[key] = (entry.value, clock)
-            return (entry.value, nil)
+        // One lookup for a value kept: this runs on every request.
+        if let index = entries.index(forKey: key) {
+            entries.values[index].lastUse = clock
+            return (entries.values[index].value, nil)
         }
         var evicted: Value?
         if entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {

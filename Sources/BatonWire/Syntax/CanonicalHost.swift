@@ -1,3 +1,4 @@
+import BatonSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -32,7 +33,7 @@ package struct CanonicalHost: Hashable, Sendable, CustomStringConvertible {
     package let isIPAddress: Bool
 
     /// The host as a URL or a `Host` field writes it: an IPv6 address in brackets.
-    package var uriForm: String { name.contains(":") ? "[\(name)]" : name }
+    package var uriForm: String { name.utf8.contains(UInt8(ascii: ":")) ? "[\(name)]" : name }
 
     package var description: String { uriForm }
 
@@ -44,8 +45,23 @@ package struct CanonicalHost: Hashable, Sendable, CustomStringConvertible {
         guard let host = url.host(percentEncoded: false), !host.isEmpty else {
             throw URLError(.badURL, detail: "the URL \(Self.shown(url.absoluteString)) has no host")
         }
+        if let known = Self.recent.withLock({ $0[host] }) {
+            self = known
+            return
+        }
         try self.init(decoded: host)
+        let made = self
+        Self.recent.withLock { recent in
+            if recent.count >= Self.recentCapacity { recent.removeAll(keepingCapacity: true) }
+            recent[host] = made
+        }
     }
+
+    /// The hosts of recent URLs, by their decoded spelling: a request reads its URL's host
+    /// several times (its pool, its proxy, its cookies, its origin), and a client mostly calls
+    /// the same few servers. Forgotten all at once when full, so bounded whatever the URLs.
+    static let recent = Locked<[String: CanonicalHost]>([:])
+    static let recentCapacity = 64
 
     /// The host written as `text` (percent-encoded or not; an IPv6 address with or without
     /// brackets), as a configuration names one: a pinned host, a proxy exception.
@@ -67,7 +83,7 @@ package struct CanonicalHost: Hashable, Sendable, CustomStringConvertible {
         if let bad = text.unicodeScalars.first(where: { !Self.isHostCharacter($0) }) {
             throw URLError(.badURL, detail: "the host \(Self.shown(decoded)) \(Self.reason(for: bad))")
         }
-        if text.contains(":") {
+        if text.utf8.contains(UInt8(ascii: ":")) {
             guard let address = Self.ipv6(text) else {
                 throw URLError(.badURL, detail: "the host \(Self.shown(decoded)) has a colon but is not an IPv6 address")
             }

@@ -120,4 +120,20 @@ final class CanonicalHostTests: XCTestCase {
         jar.store(setCookieValues: ["v6=1"], from: try XCTUnwrap(URL(string: "http://[0:0::1]/")))
         XCTAssertEqual(jar.cookieHeader(for: try XCTUnwrap(URL(string: "http://[::1]/"))), "v6=1")
     }
+
+    func test_aHostReadAgain_isReadTheSameWay_andOneRefusedStaysRefused() throws {
+        for _ in 0..<3 {
+            XCTAssertEqual(try canonical("http://Example.COM./a"), "example.com")
+            XCTAssertEqual(try canonical("http://0x7f.1/"), "127.0.0.1")
+            XCTAssertNotNil(refusal("http://127.0.0.1%00.a.good.test/"))
+        }
+    }
+
+    func test_hostsRememberedForSpeed_areBounded_andEachStillReadRight() throws {
+        for number in 0..<(CanonicalHost.recentCapacity * 3) {
+            XCTAssertEqual(try canonical("http://Host\(number).Example/"), "host\(number).example")
+            XCTAssertLessThanOrEqual(CanonicalHost.recent.value.count, CanonicalHost.recentCapacity)
+        }
+        XCTAssertEqual(try canonical("http://HOST0.example/"), "host0.example", "a host forgotten is read again")
+    }
 }

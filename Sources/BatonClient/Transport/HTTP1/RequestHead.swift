@@ -70,7 +70,7 @@ struct RequestHead {
         if !hasCookie, let cookie { appendField("Cookie", cookie) }
         if let bodyLength {
             appendField("Content-Length", String(bodyLength))
-        } else if ["POST", "PUT", "PATCH"].contains(method) {
+        } else if method == "POST" || method == "PUT" || method == "PATCH" {
             // Without it a server cannot tell an empty body from one still to come.
             appendField("Content-Length", "0")
         }
