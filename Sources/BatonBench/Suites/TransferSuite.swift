@@ -9,9 +9,11 @@ import FoundationNetworking
 
 /// `baton-bench upload`: a large photo uploaded as one multipart part streamed from its file, and
 /// downloaded back to a file, through Baton and through URLSession by hand, against one
-/// DemoServer over loopback, in a child process so that its memory is not the client's. For each: the throughput ratio (Baton / URLSession, so above 1 is
-/// faster) and how far the process's peak resident memory rose above where it stood before
-/// (Linux's `VmHWM`, reset before each side through `/proc/self/clear_refs`).
+/// DemoServer over loopback, in a child process so that its memory and CPU are not the client's.
+/// Every side runs in interleaved rounds (see ``TransferRounds``); for each: the throughput ratio
+/// (Baton / URLSession, so above 1 is faster), the client's CPU time per MiB beside it, and how
+/// far the process's peak resident memory rose above where it stood before (Linux's `VmHWM`,
+/// reset before each transfer through `/proc/self/clear_refs`), the highest of the rounds.
 ///
 /// Baton's rows run over `URLSessionTransport` (its own cost over the same stack) and, in the
 /// `.http1` rows, over `HTTP1Transport`. With `https`, the `upload.tls` rows upload the same
@@ -53,7 +55,7 @@ enum TransferSuite {
         defer { session.finishTasksAndInvalidate() }
         let photosURL = server.baseURL.appending(path: "reviews/1/photos")
 
-        let (rawUpload, rawUploadGrowth) = try measured {
+        func rawUpload() throws {
             var request = URLRequest(url: photosURL)
             request.httpMethod = "POST"
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
@@ -64,12 +66,9 @@ enum TransferSuite {
             let stored = try value(of: client.send(Request<Photo>(.post, "reviews/1/photos", body: .multipart(form))))
             guard stored.bytes == size else { throw BenchFailure("the server stored \(stored.bytes) bytes of \(size)") }
         }
-        let (batonUpload, batonUploadGrowth) = try measured { try store(through: client) }
-        let (http1Upload, http1UploadGrowth) = try measured { try store(through: overHTTP1) }
-
-        // Download: the photo just stored, to a file.
+        // Download: the photo stored by the uploads, to a file.
         let photoURL = server.baseURL.appending(path: "photos/1")
-        let (rawDownload, rawDownloadGrowth) = try measured {
+        func rawDownload() throws {
             var request = URLRequest(url: photoURL)
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
             try waitForTask { done in session.downloadTask(with: request) { _, response, error in done(response, error) } }
@@ -80,38 +79,28 @@ enum TransferSuite {
         func fetch(through client: Client, to name: String) throws {
             _ = try value(of: client.download(Request<Data>(.get, "photos/1"), to: folder.appending(path: name), options: sameWork))
         }
-        let (batonDownload, batonDownloadGrowth) = try measured { try fetch(through: client, to: "downloaded.jpg") }
-
-        let (http1Download, http1DownloadGrowth) = try measured { try fetch(through: overHTTP1, to: "downloaded-http1.jpg") }
-        let resumed = try resumedDownload(from: server, token: token, size: size, rounds: quick ? 1 : 3, folder: folder)
+        let rounds = quick ? 2 : 5
+        // Uploads first: the downloads fetch what they stored.
+        let uploads = try TransferRounds.run([
+            ("raw", rawUpload), ("baton", { try store(through: client) }), ("http1", { try store(through: overHTTP1) }),
+        ], rounds: rounds)
+        let downloads = try TransferRounds.run([
+            ("raw", rawDownload), ("baton", { try fetch(through: client, to: "downloaded.jpg") }),
+            ("http1", { try fetch(through: overHTTP1, to: "downloaded-http1.jpg") }),
+        ], rounds: rounds)
+        let resumed = try resumedDownload(from: server, token: token, size: size, rounds: 5, folder: folder)
         let kept = try memoryKept(afterDownloadingFrom: server.baseURL, size: size, token: token, session: session)
 
         let mib = Double(size) / Double(1 << 20)
-        /// A side's throughput row and its memory row, against URLSession's.
-        func rows(
-            _ name: String, memoryName: String, _ label: String, _ side: (seconds: Double, growth: Double),
-            raw: (seconds: Double, growth: Double), target: Double
-        ) -> [BenchResult] {
-            [
-                BenchResult(name: name, label: "\(Int(mib)) MiB photo \(label)", value: mib / side.seconds, unit: "MiB/s",
-                            baseline: mib / raw.seconds, baselineLabel: "URLSession", target: .atLeast(target)),
-                BenchResult(name: memoryName, label: "  peak memory growth while \(label.hasPrefix("up") ? "uploading" : "downloading")",
-                            value: side.growth, unit: "MiB", baseline: raw.growth, baselineLabel: "URLSession",
-                            target: .valueAtMost(64, unit: "MiB")),
-            ]
-        }
-        let upload = (rawUpload, rawUploadGrowth), download = (rawDownload, rawDownloadGrowth)
         var secure: [BenchResult] = []
         if https {
-            let measured = try secureUpload(of: photo, size: size, form: form, rawBody: rawBody, session: session)
-            secure = rows("upload.tls", memoryName: "upload.tls.rss_growth_mib", "uploaded over https, HTTP1Transport",
-                          measured.baton, raw: measured.raw, target: 1)
+            let measured = try secureUpload(of: photo, size: size, form: form, rawBody: rawBody, session: session, rounds: rounds)
+            secure = measured.rows("upload.tls", mib: mib, "uploaded over https, HTTP1Transport", side: "http1", target: 1)
         }
-        return rows("upload.multipart", memoryName: "upload.rss_growth_mib", "uploaded, multipart", (batonUpload, batonUploadGrowth), raw: upload, target: 0.9)
-            + rows("download.file", memoryName: "download.rss_growth_mib", "downloaded to a file", (batonDownload, batonDownloadGrowth), raw: download, target: 0.9)
-            + rows("upload.http1", memoryName: "upload.http1.rss_growth_mib", "uploaded over HTTP1Transport", (http1Upload, http1UploadGrowth), raw: upload, target: 1)
-            + rows("download.http1", memoryName: "download.http1.rss_growth_mib", "downloaded to a file over HTTP1Transport",
-                   (http1Download, http1DownloadGrowth), raw: download, target: 1)
+        return uploads.rows("upload.multipart", mib: mib, "uploaded, multipart", side: "baton", target: 0.9, memoryName: "upload.rss_growth_mib")
+            + downloads.rows("download.file", mib: mib, "downloaded to a file", side: "baton", target: 0.9, memoryName: "download.rss_growth_mib")
+            + uploads.rows("upload.http1", mib: mib, "uploaded over HTTP1Transport", side: "http1", target: 1)
+            + downloads.rows("download.http1", mib: mib, "downloaded to a file over HTTP1Transport", side: "http1", target: 1)
             + resumed + secure
             + [BenchResult(name: "download.memory.http1.kept_mib", label: "\(Int(mib)) MiB photo downloaded into memory: memory kept once let go",
                            value: kept.baton, unit: "MiB", baseline: kept.raw, baselineLabel: "URLSession", target: .valueAtMost(8, unit: "MiB"))]
@@ -161,11 +150,12 @@ enum TransferSuite {
         return (try kept(by: viaBaton), try kept(by: viaURLSession))
     }
 
-    /// The photo uploaded to a child DemoServer serving `https`: through Baton over
-    /// `HTTP1Transport`, and through URLSession's `uploadTask` from the prebuilt body file.
+    /// The photo uploaded to a child DemoServer serving `https`, in `rounds` rounds: through
+    /// Baton over `HTTP1Transport` (`http1`), and through URLSession's `uploadTask` from the
+    /// prebuilt body file (`raw`).
     private static func secureUpload(
-        of photo: URL, size: Int, form: MultipartForm, rawBody: URL, session: URLSession
-    ) throws -> (baton: (Double, Double), raw: (Double, Double)) {
+        of photo: URL, size: Int, form: MultipartForm, rawBody: URL, session: URLSession, rounds: Int
+    ) throws -> TransferRounds {
         let server = try ChildServer(maxBodyBytes: size + (1 << 20), tls: true)
         defer { server.stop() }
         let token = try value(of: try Client(baseURL: server.baseURL).send(
@@ -173,18 +163,18 @@ enum TransferSuite {
         )).token
         let client = try Client(baseURL: server.baseURL, transport: HTTP1Transport()) { $0.headers["Authorization"] = "Bearer \(token)" }
         _ = try value(of: client.send(Request<Review>(.post, "facilities/1/reviews", body: .json(NewReview(content: "bench", rating: 5)))))
-        let raw = try measured {
+        func raw() throws {
             var request = URLRequest(url: server.baseURL.appending(path: "reviews/1/photos"))
             request.httpMethod = "POST"
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
             request.setValue("multipart/form-data; boundary=BenchBoundary7MA4YWxkTrZu0gW", forHTTPHeaderField: "Content-Type")
             try waitForTask { done in session.uploadTask(with: request, fromFile: rawBody) { _, response, error in done(response, error) } }
         }
-        let baton = try measured {
+        func baton() throws {
             let stored = try value(of: client.send(Request<Photo>(.post, "reviews/1/photos", body: .multipart(form))))
             guard stored.bytes == size else { throw BenchFailure("the server stored \(stored.bytes) bytes of \(size)") }
         }
-        return (baton, raw)
+        return try TransferRounds.run([("raw", raw), ("http1", baton)], rounds: rounds)
     }
 
     private struct Token: Decodable, Sendable { var token: String }
@@ -193,17 +183,6 @@ enum TransferSuite {
     struct BenchFailure: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
-    }
-
-    /// Runs `body` once; returns its seconds and how many MiB the peak resident memory rose.
-    static func measured(_ body: () throws -> Void) throws -> (Double, Double) {
-        Measure.resetPeakResident()
-        let before = Measure.peakResidentBytes() ?? 0
-        let start = ContinuousClock.now
-        try body()
-        let elapsed = (ContinuousClock.now - start).timeInterval
-        let growth = Double(max(0, (Measure.peakResidentBytes() ?? 0) - before)) / Double(1 << 20)
-        return (elapsed, growth)
     }
 
     /// A file of `size` bytes of a fixed pattern, written a MiB at a time.
