@@ -79,12 +79,15 @@ package enum WireText {
     /// The elements of a comma-separated list (RFC 9110 §5.6.1), each without its surrounding
     /// whitespace, empty ones included (the caller decides whether they are allowed).
     package static func listElements(_ value: String) -> [Substring] {
-        value.split(separator: ",", omittingEmptySubsequences: false).map { element in
+        func trimmed(_ element: Substring) -> Substring {
             var element = element
             while let first = element.first, first == " " || first == "\t" { element.removeFirst() }
             while let last = element.last, last == " " || last == "\t" { element.removeLast() }
             return element
         }
+        // Most fields hold one element (`keep-alive`, `chunked`, a length): no split for them.
+        guard value.utf8.contains(UInt8(ascii: ",")) else { return [trimmed(value[...])] }
+        return value.split(separator: ",", omittingEmptySubsequences: false).map(trimmed)
     }
 
     /// `bytes` as a string: UTF-8 when they are valid UTF-8 (all ASCII, in practice), else each

@@ -27,4 +27,12 @@ final class WireTextTests: XCTestCase {
         // A string not stored as contiguous UTF-8 (bridged, on Apple platforms) takes the slow path alike.
         XCTAssertTrue(WireText.equalIgnoringCase(String(decoding: Array("Keep-Alive".utf16), as: UTF16.self), "keep-alive"))
     }
+
+    func test_listElements_trimsEachElement_andKeepsEmptyOnes() {
+        XCTAssertEqual(WireText.listElements(" chunked\t"), ["chunked"])
+        XCTAssertEqual(WireText.listElements(""), [""])
+        XCTAssertEqual(WireText.listElements("gzip, ,\tchunked "), ["gzip", "", "chunked"])
+        XCTAssertEqual(WireText.listElements("12,12"), ["12", "12"])
+        XCTAssertEqual(WireText.listElements("keep-alive"), ["keep-alive"])
+    }
 }
