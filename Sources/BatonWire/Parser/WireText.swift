@@ -52,25 +52,27 @@ package enum WireText {
     /// Whether two strings are equal when ASCII letters are compared without case (field names
     /// and tokens are ASCII; other bytes must match exactly).
     package static func equalIgnoringCase(_ left: some StringProtocol, _ right: some StringProtocol) -> Bool {
-        equalIgnoringCase(Substring(left), Substring(right))
+        equalIgnoringCase(utf8: left.utf8, right.utf8)
     }
 
-    /// The same comparison over contiguous UTF-8, where it runs on every field of every head: a
-    /// generic one cannot be specialized from another module, and costs more than the fields.
-    package static func equalIgnoringCase(_ left: Substring, _ right: Substring) -> Bool {
-        guard left.utf8.count == right.utf8.count else { return false }
-        let compared = left.utf8.withContiguousStorageIfAvailable { left in
-            right.utf8.withContiguousStorageIfAvailable { right in
-                left.count == right.count && zip(left, right).allSatisfy { $0 == $1 || lowercased($0) == lowercased($1) }
+    // The same comparison for the concrete types, which is what other modules call: a generic
+    // function is not specialized across modules, and every field of every head goes through this.
+    package static func equalIgnoringCase(_ left: String, _ right: String) -> Bool { equalIgnoringCase(utf8: left.utf8, right.utf8) }
+    package static func equalIgnoringCase(_ left: Substring, _ right: String) -> Bool { equalIgnoringCase(utf8: left.utf8, right.utf8) }
+    package static func equalIgnoringCase(_ left: Substring, _ right: Substring) -> Bool { equalIgnoringCase(utf8: left.utf8, right.utf8) }
+
+    /// Compares the bytes in place when both are contiguous (native strings are), at their length
+    /// first, which settles most field names at once.
+    private static func equalIgnoringCase<Left: Collection<UInt8>, Right: Collection<UInt8>>(utf8 left: Left, _ right: Right) -> Bool {
+        guard left.count == right.count else { return false }
+        let compared = left.withContiguousStorageIfAvailable { left in
+            right.withContiguousStorageIfAvailable { right in
+                zip(left, right).allSatisfy { $0 == $1 || lowercased($0) == lowercased($1) }
             }
         }
         if let result = compared ?? nil { return result }
-        return left.utf8.elementsEqual(right.utf8) { lowercased($0) == lowercased($1) }
+        return left.elementsEqual(right) { lowercased($0) == lowercased($1) }
     }
-
-    package static func equalIgnoringCase(_ left: String, _ right: String) -> Bool { equalIgnoringCase(left[...], right[...]) }
-
-    package static func equalIgnoringCase(_ left: Substring, _ right: String) -> Bool { equalIgnoringCase(left, right[...]) }
 
     package static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte

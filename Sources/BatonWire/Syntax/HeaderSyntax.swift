@@ -11,7 +11,11 @@ package enum HeaderSyntax {
     /// check behind the request builder's and the HTTP/1.1 transport's.
     package static func problem(name: String, value: String) -> String? {
         guard isToken(name) else { return "the name is not an HTTP token" }
-        if let control = value.utf8.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+        let isControl = { (byte: UInt8) in (byte < 0x20 && byte != 0x09) || byte == 0x7F }
+        // Over the bytes in place when the string is native (it runs for every field of every
+        // request, twice: the client's builder and the transport each check).
+        let control = value.utf8.withContiguousStorageIfAvailable { $0.first(where: isControl) } ?? value.utf8.first(where: isControl)
+        if let control {
             return "the value contains the control character U+" + String(control, radix: 16, uppercase: true).leftPadded(to: 4)
         }
         return nil
