@@ -13,7 +13,13 @@ enum DateHeader {
     }
 
     /// Whole seconds since 1970 now: what `Date` and `Last-Modified` are made of.
+    ///
+    /// Read from `CLOCK_REALTIME`, the clock Foundation's `Date()` reads: glibc's `time()` reads a
+    /// coarse clock that lags it by up to a tick, so at the turn of a second it named the second
+    /// before one a client had already seen begin (and a photo stored then looked a second older).
     static func seconds() -> Int64 {
-        Int64(time(nil))
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec)
     }
 }
