@@ -6,11 +6,8 @@
 package struct RecentlyUsed<Value> {
     /// The most values kept; at least 1.
     package let capacity: Int
-    // Inlinable, so that each user's code is specialized for its value type: unspecialized, a
-    // lookup spent more on the runtime's generic type metadata than on the lookup itself, on
-    // every request (the transport finds its pool here).
-    @usableFromInline var entries: [String: (value: Value, lastUse: UInt64)] = [:]
-    @usableFromInline var clock: UInt64 = 0
+    private var entries: [String: (value: Value, lastUse: UInt64)] = [:]
+    private var clock: UInt64 = 0
 
     package init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -21,7 +18,6 @@ package struct RecentlyUsed<Value> {
 
     /// The value for `key`, made by `make` when there is none; and the value forgotten to make
     /// room for it, if one was, for the caller to close outside its lock.
-    @inlinable
     package mutating func use(_ key: String, orMake make: () -> Value) -> (value: Value, evicted: Value?) {
         clock += 1
         // One lookup for a value kept: this runs on every request.
