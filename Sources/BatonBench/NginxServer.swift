@@ -92,9 +92,9 @@ final class NginxServer {
 
     /// A port nobody listens on now, on 127.0.0.1.
     private static func freePort() throws -> UInt16 {
-        let fd = tcpSocket()
+        let fd = Loopback.tcpSocket()
         defer { close(fd) }
-        var address = loopback(port: 0)
+        var address = Loopback.address(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
@@ -104,27 +104,8 @@ final class NginxServer {
     }
 
     private static func accepts(port: UInt16) -> Bool {
-        let fd = tcpSocket()
+        let fd = Loopback.tcpSocket()
         defer { close(fd) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
-
-    private static func tcpSocket() -> Int32 {
-        #if canImport(Glibc)
-        socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-    }
-
-    private static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return address
+        return Loopback.connect(fd, port: port)
     }
 }

@@ -39,21 +39,8 @@ enum WireFloor {
 
     /// A blocking TCP socket connected to 127.0.0.1:`port`, without Nagle's delay.
     private static func connect(port: UInt16) -> Int32 {
-        #if canImport(Glibc)
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                systemConnect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { fatalError("baton-bench: the floor could not connect") }
+        let socket = Loopback.tcpSocket()
+        guard Loopback.connect(socket, port: port) else { fatalError("baton-bench: the floor could not connect") }
         var one: Int32 = 1
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         return socket
@@ -86,9 +73,3 @@ enum WireFloor {
         return nil
     }
 }
-
-#if canImport(Glibc)
-private let systemConnect = Glibc.connect
-#else
-private let systemConnect = Darwin.connect
-#endif

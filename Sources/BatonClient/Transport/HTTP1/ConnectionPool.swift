@@ -87,7 +87,7 @@ final class ConnectionPool: Sendable {
         case carry(InFlightRequest)
         /// Idle until the pool hands it a request, or its idle timeout passes.
         case idle
-        /// Close: the transport is gone.
+        /// Close: the transport is gone, or the connection idled past the idle timeout.
         case close
     }
 
